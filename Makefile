@@ -1,0 +1,48 @@
+# Two commands matter: `make run` and `make test`.  Everything else supports them.
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_WORKERS ?= 2
+
+.PHONY: run test lint format messages run-cluster clean
+
+# Reinstalls only when a requirements file changed since the last install.
+$(STAMP): requirements.txt requirements-dev.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	@echo
+	@echo "  Durak Online is starting on http://$(HOST):$(PORT)/"
+	@echo "  Create an admin account with:  $(BIN)/python manage.py createsuperuser"
+	@echo
+	$(BIN)/daphne -b $(HOST) -p $(PORT) durak_site.asgi:application
+
+test: $(STAMP)
+	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null
+	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+# Needs GNU gettext (Debian: gettext).  The compiled .mo files are committed,
+# so running the site never needs it.
+messages: $(STAMP)
+	$(BIN)/python manage.py makemessages -l ru --ignore=.venv --ignore=staticfiles --no-obsolete
+	$(BIN)/python manage.py makemessages -d djangojs -l ru --ignore=.venv --ignore=staticfiles --no-obsolete
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

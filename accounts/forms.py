@@ -1,0 +1,55 @@
+from django import forms
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from accounts.ratelimit import LoginThrottle, client_ip
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(
+        label=_("Email"),
+        required=False,
+        help_text=_("Optional. Used only to recover your password."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if get_user_model().objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError(
+                _("A user with that username already exists."), code="duplicate_username"
+            )
+        return username
+
+
+class RateLimitedAuthenticationForm(AuthenticationForm):
+    """Django's log-in form, refusing to check passwords after too many failures."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "rate_limited": _(
+            "Too many failed log-in attempts. Please wait %(seconds)s seconds and try again."
+        ),
+    }
+
+    def clean(self):
+        throttle = LoginThrottle(
+            ip=client_ip(self.request), username=self.cleaned_data.get("username") or ""
+        )
+        if throttle.is_blocked():
+            raise forms.ValidationError(
+                self.error_messages["rate_limited"],
+                code="rate_limited",
+                params={"seconds": settings.LOGIN_RATE_LIMIT_WINDOW},
+            )
+        try:
+            return super().clean()
+        except forms.ValidationError as error:
+            if error.code == "invalid_login":
+                throttle.record_failure()
+            raise

@@ -1,0 +1,84 @@
+"""Shared fixtures: a live daphne server and a headless Chromium for browser tests."""
+
+import os
+import shutil
+from collections.abc import Iterator
+from functools import partial
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+]
+
+
+def find_chromium() -> str | None:
+    candidates = [
+        os.environ.get("CHROMIUM_PATH", ""),
+        "/usr/bin/chromium",
+        "/usr/bin/chromium-browser",
+    ]
+    for candidate in candidates:
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return shutil.which("chromium")
+
+
+def _make_application():
+    from channels.routing import get_default_application
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    return ASGIStaticFilesHandler(get_default_application())
+
+
+@pytest.fixture
+def live_server_url(transactional_db) -> Iterator[str]:
+    """A real daphne (HTTP and WebSocket) in a child process, on the test database."""
+    from daphne.testing import DaphneProcess
+    from django.db import connections
+
+    # The child is forked: it must not inherit open database handles.
+    connections.close_all()
+    process = DaphneProcess("127.0.0.1", partial(_make_application))
+    process.start()
+    if not process.ready.wait(timeout=30):
+        process.terminate()
+        raise RuntimeError("daphne did not start")
+    try:
+        yield f"http://127.0.0.1:{process.port.value}"
+    finally:
+        process.terminate()
+        process.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    path = find_chromium()
+    if path is None:
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail("REQUIRE_BROWSER is set but no Chromium was found")
+        pytest.skip("no Chromium on this machine; install Debian's chromium to run browser tests")
+    # Playwright's sync API runs an event loop in this thread; the Django ORM
+    # calls made by test code around it are still plain synchronous calls.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)
+    new_page = context.new_page()
+    yield new_page
+    context.close()
