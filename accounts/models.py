@@ -1,6 +1,7 @@
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -15,6 +16,13 @@ class User(AbstractUser):
 
     objects = CaseInsensitiveUserManager()
 
+    # Moderation.  A suspension with no end date and ``suspended_forever``
+    # unset is not active; see ``is_suspended``.
+    suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True)
+    suspended_forever = models.BooleanField(_("suspended for good"), default=False)
+    suspension_reason = models.TextField(_("suspension reason"), blank=True)
+    muted_until = models.DateTimeField(_("muted in chat until"), null=True, blank=True)
+
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
         constraints = [
@@ -24,3 +32,13 @@ class User(AbstractUser):
                 violation_error_message=_("A user with that username already exists."),
             )
         ]
+
+    @property
+    def is_suspended(self) -> bool:
+        if self.suspended_forever:
+            return True
+        return self.suspended_until is not None and self.suspended_until > timezone.now()
+
+    @property
+    def is_muted(self) -> bool:
+        return self.muted_until is not None and self.muted_until > timezone.now()

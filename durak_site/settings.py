@@ -58,6 +58,8 @@ INSTALLED_APPS = [
     "template_partials",
     "accounts",
     "games",
+    "history",
+    "moderation",
 ]
 
 MIDDLEWARE = [

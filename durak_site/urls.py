@@ -6,4 +6,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("", include("history.urls")),
+    path("", include("moderation.urls")),
 ]

@@ -1,0 +1,420 @@
+"""Tables, deals, seats and moves.
+
+A ``Match`` is a table; it plays a series of ``Deal``s (games in the sense of
+RULES.md "Match").  Each deal stores its deck, its rules and its moves, so the
+engine record rebuilds it exactly; ``Match.state`` keeps the engine snapshot of
+the deal in progress, so loading a table never replays it from the start.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.rules import Rules
+
+RULE_FIELDS = (
+    "deck_size",
+    "hand_size",
+    "mode",
+    "trump_show_transfer",
+    "teams",
+    "throw_in",
+    "first_bout_limit",
+    "multi_card_lead",
+    "one_winner",
+    "epaulettes",
+    "trump_six_swap",
+    "next_game_lead",
+)
+
+
+class BotLevel(models.TextChoices):
+    RANDOM = "random", _("Random")
+    EASY = "easy", _("Easy")
+    MEDIUM = "medium", _("Medium")
+    HARD = "hard", _("Hard")
+
+
+class RuleVariant(models.Model):
+    """A named set of rules an admin can edit; tables are created from it."""
+
+    class Mode(models.TextChoices):
+        PODKIDNOY = "podkidnoy", _("Podkidnoy (throw-in)")
+        PEREVODNOY = "perevodnoy", _("Perevodnoy (transfer)")
+
+    class Teams(models.TextChoices):
+        TWO_BY_TWO = "2x2", _("2 against 2")
+        THREE_BY_THREE = "3x3", _("3 against 3")
+
+    class ThrowIn(models.TextChoices):
+        AUTO = "auto", _("Everyone up to 4 players, neighbours of the defender from 5")
+        ALL = "all", _("Every opponent of the defender")
+        NEIGHBOURS = "neighbours", _("Only the two players next to the defender")
+        ATTACKER = "attacker", _("Only the attacker")
+
+    class NextGameLead(models.TextChoices):
+        LEFT_OF_FOOL = "left_of_fool", _("The player to the fool's left leads")
+        FOOL_DEFENDS = "fool_defends", _("The fool defends first")
+
+    slug = models.SlugField(_("slug"), unique=True)
+    name = models.CharField(_("name"), max_length=80)
+    description = models.TextField(_("description"), blank=True)
+    is_active = models.BooleanField(_("active"), default=True)
+    ordering = models.PositiveSmallIntegerField(_("ordering"), default=0)
+
+    min_players = models.PositiveSmallIntegerField(
+        _("fewest players"), default=2, help_text=_("The smallest table this variant allows.")
+    )
+    max_players = models.PositiveSmallIntegerField(
+        _("most players"), default=6, help_text=_("The largest table this variant allows.")
+    )
+    deck_size = models.PositiveSmallIntegerField(
+        _("deck size"),
+        default=36,
+        choices=[(24, "24 (9–A)"), (36, "36 (6–A)"), (52, "52 (2–A)")],
+        help_text=_("How many cards are in the deck."),
+    )
+    hand_size = models.PositiveSmallIntegerField(
+        _("hand size"), default=6, help_text=_("How many cards each player holds after drawing.")
+    )
+    mode = models.CharField(
+        _("mode"),
+        max_length=12,
+        choices=Mode.choices,
+        default=Mode.PODKIDNOY,
+        help_text=_(
+            "Perevodnoy lets the defender pass the attack on by adding a card of the same rank."
+        ),
+    )
+    trump_show_transfer = models.BooleanField(
+        _("transfer by showing a trump"),
+        default=False,
+        help_text=_(
+            "In perevodnoy, the defender may pass the attack on by only showing a trump of "
+            "the attack's rank."
+        ),
+    )
+    teams = models.CharField(
+        _("teams"),
+        max_length=3,
+        choices=Teams.choices,
+        blank=True,
+        default="",
+        help_text=_("Partners sit across from each other and never attack one another."),
+    )
+    throw_in = models.CharField(
+        _("who may throw in"),
+        max_length=12,
+        choices=ThrowIn.choices,
+        default=ThrowIn.AUTO,
+        help_text=_("Which players may add cards to an attack."),
+    )
+    first_bout_limit = models.PositiveSmallIntegerField(
+        _("first bout limit"),
+        null=True,
+        blank=True,
+        help_text=_("At most this many attack cards in the first bout of a game (often 5)."),
+    )
+    multi_card_lead = models.BooleanField(
+        _("lead several cards"),
+        default=True,
+        help_text=_("The attacker may lead several cards of one rank at once."),
+    )
+    one_winner = models.BooleanField(
+        _("one winner"),
+        default=False,
+        help_text=_("The game ends when the first player runs out of cards; nobody is the fool."),
+    )
+    epaulettes = models.BooleanField(
+        _("epaulettes"),
+        default=False,
+        help_text=_("If the deciding play has sixes, the fool gets them as epaulettes."),
+    )
+    trump_six_swap = models.BooleanField(
+        _("trump six swap"),
+        default=False,
+        help_text=_(
+            "Whoever was dealt or drew the six of trumps may swap it for the face-up trump."
+        ),
+    )
+    next_game_lead = models.CharField(
+        _("who leads the next game"),
+        max_length=12,
+        choices=NextGameLead.choices,
+        default=NextGameLead.LEFT_OF_FOOL,
+        help_text=_("Who attacks first in the following games of a match."),
+    )
+    turn_seconds = models.PositiveSmallIntegerField(
+        _("turn timer (seconds)"),
+        default=30,
+        help_text=_("When it runs out the server plays the safe move: take, or done."),
+    )
+    reconnect_seconds = models.PositiveSmallIntegerField(
+        _("reconnect budget (seconds)"),
+        default=45,
+        help_text=_("Total time a player may be away when it is their turn before forfeiting."),
+    )
+    rated_with_bots = models.BooleanField(
+        _("rated with bots"),
+        default=False,
+        help_text=_("Whether games with a bot at the table count for ratings."),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["ordering", "name"]
+        verbose_name = _("rule variant")
+        verbose_name_plural = _("rule variants")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def rules_for(self, players: int) -> Rules:
+        """The engine rules of this variant at a table of ``players``; raises ValueError."""
+        values = {name: getattr(self, name) for name in RULE_FIELDS}
+        values["teams"] = values["teams"] or None
+        return Rules(players=players, **values)
+
+    def player_counts(self) -> list[int]:
+        return list(range(self.min_players, self.max_players + 1))
+
+    def clean(self) -> None:
+        if self.min_players > self.max_players:
+            raise ValidationError(
+                {"max_players": _("The most players cannot be fewer than the fewest.")}
+            )
+        errors: dict[str, list[str]] = {}
+        for players in sorted({self.min_players, self.max_players}):
+            try:
+                self.rules_for(players)
+            except ValueError as error:
+                field = _field_named_in(str(error))
+                errors.setdefault(field, []).append(str(error))
+        if errors:
+            raise ValidationError(errors)
+
+
+def _field_named_in(message: str) -> str:
+    """The model field an engine ``Rules`` error is about (it names it first)."""
+    names = (*RULE_FIELDS, "players")
+    named = [n for n in names if message.startswith(n)] or [
+        n for n in names if f" {n} " in f" {message} "
+    ]
+    if not named:
+        return "__all__"
+    return "max_players" if named[0] == "players" else named[0]
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Match(models.Model):
+    """A table: a series of deals among the same seats."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    variant = models.ForeignKey(RuleVariant, on_delete=models.PROTECT, related_name="matches")
+    players = models.PositiveSmallIntegerField(_("players"))
+    rules = models.JSONField(_("rules"), help_text=_("The engine rules, fixed at creation."))
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
+    )
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
+    )
+    is_private = models.BooleanField(_("private"), default=False)
+    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
+    is_rated = models.BooleanField(_("rated"), default=True)
+    turn_seconds = models.PositiveSmallIntegerField(default=30)
+    reconnect_seconds = models.PositiveSmallIntegerField(default=45)
+    version = models.PositiveIntegerField(default=0)
+    # The engine snapshot of the deal in progress: server-side only.
+    state = models.JSONField(null=True, blank=True)
+    # When the seats that must act now time out; any process may claim it.
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    abort_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.variant} ({self.get_status_display()})"
+
+    @property
+    def engine_rules(self) -> Rules:
+        return Rules.from_dict(self.rules)
+
+    @property
+    def current_deal(self) -> Deal | None:
+        return self.deals.order_by("-number").first()
+
+
+class Seat(models.Model):
+    """A user or a bot at a match."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    team = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, blank=True)
+    fools = models.PositiveSmallIntegerField(_("times fool in this match"), default=0)
+    # Open sockets for this seat across all processes.
+    connections = models.PositiveSmallIntegerField(default=0)
+    last_seen = models.DateTimeField(null=True, blank=True)
+    reconnect_budget_ms = models.PositiveIntegerField(default=45_000)
+    # Set while the seat has no open socket; the budget is spent from here.
+    disconnected_since = models.DateTimeField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_seat_number"),
+            models.UniqueConstraint(
+                fields=["match", "user"],
+                condition=models.Q(user__isnull=False),
+                name="unique_user_per_match",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}/{self.number} {self.display_name}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def display_name(self) -> str:
+        if self.user_id:
+            return self.user.username
+        if self.bot_level:
+            return f"Bot ({self.get_bot_level_display()})"
+        return "—"
+
+
+class Deal(models.Model):
+    """One game of a match, with its deck, rules, moves and result."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    class EndReason(models.TextChoices):
+        NORMAL = "normal", _("Played out")
+        RESIGNED = "resigned", _("Resigned")
+        FORFEIT = "forfeit", _("Reconnect budget spent")
+        ABORTED = "aborted", _("Aborted")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField()
+    rules = models.JSONField()
+    # The deck order is server-side only until the deal is over.
+    deck = models.JSONField()
+    dealer = models.PositiveSmallIntegerField()
+    first_attacker = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PLAYING, db_index=True
+    )
+    result = models.JSONField(null=True, blank=True)
+    fool_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    fool_team = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    is_draw = models.BooleanField(default=False)
+    epaulettes = models.PositiveSmallIntegerField(default=0)
+    end_reason = models.CharField(max_length=10, choices=EndReason.choices, blank=True)
+    move_count = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_deal_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}.{self.number}"
+
+
+class Move(models.Model):
+    """One applied action, in the engine's text notation."""
+
+    class Source(models.TextChoices):
+        PLAYER = "player", _("Player")
+        BOT = "bot", _("Bot")
+        TIMEOUT = "timeout", _("Turn timer")
+        FORFEIT = "forfeit", _("Reconnect budget")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField(help_text=_("Position in the match, without gaps."))
+    seat = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=64)
+    source = models.CharField(max_length=8, choices=Source.choices, default=Source.PLAYER)
+    created_at = models.DateTimeField(auto_now_add=True)
+    think_ms = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="unique_move_seq"),
+        ]
+        indexes = [models.Index(fields=["deal", "seq"])]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.seq} {self.action}"
+
+
+class ChatMessage(models.Model):
+    class Channel(models.TextChoices):
+        PLAYERS = "players", _("Players")
+        SPECTATORS = "spectators", _("Spectators")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.PLAYERS)
+    text = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    is_hidden = models.BooleanField(default=False)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    hidden_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text[:40]}"
