@@ -1,0 +1,89 @@
+"""Durak rules engine: pure Python, no Django.
+
+Quick start::
+
+    from games.engine import Game, Rules
+
+    game = Game.new(Rules(players=2), 42)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    print(game.result)
+"""
+
+from .actions import KINDS, Action, IllegalAction
+from .cards import (
+    CODES,
+    RANKS,
+    SUITS,
+    beats,
+    card_code,
+    card_index,
+    codes_to_mask,
+    deck_codes,
+    mask_to_codes,
+)
+from .events import (
+    EVENT_TYPES,
+    Attacked,
+    BoutBeaten,
+    BoutStarted,
+    CardsTaken,
+    Dealt,
+    Defended,
+    Drew,
+    FirstAttackerChosen,
+    FirstAttackerDrawn,
+    GameOver,
+    Resigned,
+    SaidDone,
+    Shown,
+    Swapped,
+    Took,
+    Transferred,
+    WentOut,
+)
+from .game import PHASES, Game
+from .knowledge import Knowledge
+from .match import Match
+from .record import RECORD_FORMAT, SNAPSHOT_FORMAT
+from .rules import Rules
+
+__all__ = [
+    "CODES",
+    "EVENT_TYPES",
+    "KINDS",
+    "PHASES",
+    "RANKS",
+    "RECORD_FORMAT",
+    "SNAPSHOT_FORMAT",
+    "SUITS",
+    "Action",
+    "Attacked",
+    "BoutBeaten",
+    "BoutStarted",
+    "CardsTaken",
+    "Dealt",
+    "Defended",
+    "Drew",
+    "FirstAttackerChosen",
+    "FirstAttackerDrawn",
+    "Game",
+    "GameOver",
+    "IllegalAction",
+    "Knowledge",
+    "Match",
+    "Resigned",
+    "Rules",
+    "SaidDone",
+    "Shown",
+    "Swapped",
+    "Took",
+    "Transferred",
+    "WentOut",
+    "beats",
+    "card_code",
+    "card_index",
+    "codes_to_mask",
+    "deck_codes",
+    "mask_to_codes",
+]

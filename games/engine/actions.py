@@ -1,0 +1,186 @@
+"""Actions and their text notation: ``"0 attack 6H"``, ``"1 defend 6H TH"``, ``"1 take"``..."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import BIT, CODES, card_index
+
+KINDS = ("attack", "defend", "transfer", "show", "take", "done", "swap", "resign")
+K_ATTACK, K_DEFEND, K_TRANSFER, K_SHOW, K_TAKE, K_DONE, K_SWAP, K_RESIGN = range(8)
+_KIND_CODE = {k: i for i, k in enumerate(KINDS)}
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now, or text that is not an action."""
+
+
+class Action:
+    """One player's action: an immutable value compared by (seat, kind, cards).
+
+    Attack and transfer cards are a set, so they are kept in a canonical order (by rank,
+    then suit C D H S); ``defend`` keeps its order: the attack card, then the beating card.
+    """
+
+    __slots__ = ("seat", "kind", "cards", "_k", "_m", "_i", "_h", "_s")
+
+    seat: int
+    kind: str
+    cards: tuple[str, ...]
+
+    def __init__(self, seat: int, kind: str, cards: tuple[str, ...] | list[str] = ()) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
+            raise IllegalAction(f"seat must be a non-negative int, not {seat!r}")
+        k = _KIND_CODE.get(kind)
+        if k is None:
+            raise IllegalAction(f"unknown action kind {kind!r}; expected one of {', '.join(KINDS)}")
+        if isinstance(cards, str):
+            cards = (cards,)
+        idx = []
+        for c in cards:
+            try:
+                idx.append(card_index(c))
+            except ValueError as e:
+                raise IllegalAction(str(e)) from None
+        mask = 0
+        for i in idx:
+            if mask & BIT[i]:
+                raise IllegalAction(f"card {CODES[i]} is given twice")
+            mask |= BIT[i]
+        n = len(idx)
+        if k in (K_ATTACK, K_TRANSFER):
+            if n == 0:
+                raise IllegalAction(f"{kind} needs at least one card")
+            idx.sort()
+        elif k == K_DEFEND:
+            if n != 2:
+                raise IllegalAction(
+                    "defend needs two cards: the attack card, then the card beating it"
+                )
+        elif k == K_SHOW:
+            if n != 1:
+                raise IllegalAction("show needs exactly one card")
+        elif n:
+            raise IllegalAction(f"{kind} takes no cards")
+        _init(self, seat, kind, k, tuple(CODES[i] for i in idx), mask, tuple(idx))
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read the text form, e.g. ``"0 attack 6H 6S"``."""
+        if not isinstance(text, str):
+            raise IllegalAction(f"an action text must be a str, not {type(text).__name__}")
+        parts = text.split()
+        if len(parts) < 2:
+            raise IllegalAction(f"cannot read action {text!r}: expected '<seat> <kind> [cards]'")
+        if not parts[0].isdigit():
+            raise IllegalAction(f"cannot read action {text!r}: seat {parts[0]!r} is not a number")
+        return cls(int(parts[0]), parts[1], tuple(parts[2:]))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Action is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Action is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Action:
+            return NotImplemented
+        return (
+            self.seat == other.seat  # type: ignore[attr-defined]
+            and self._k == other._k  # type: ignore[attr-defined]
+            and self.cards == other.cards  # type: ignore[attr-defined]
+        )
+
+    def __hash__(self) -> int:
+        return self._h
+
+    def __str__(self) -> str:
+        return self._s
+
+    def __repr__(self) -> str:
+        return f"Action({self._s!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Action, (self.seat, self.kind, self.cards))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "cards": list(self.cards)}
+
+
+def _init(a: Action, seat: int, kind: str, k: int, cards: tuple, mask: int, idx: tuple) -> None:
+    sa = object.__setattr__
+    sa(a, "seat", seat)
+    sa(a, "kind", kind)
+    sa(a, "cards", cards)
+    sa(a, "_k", k)
+    sa(a, "_m", mask)
+    sa(a, "_i", idx)
+    sa(a, "_h", hash((seat, k, cards)))
+    sa(a, "_s", " ".join((str(seat), kind, *cards)))
+
+
+def _make(seat: int, k: int, idx: tuple[int, ...]) -> Action:
+    a = object.__new__(Action)
+    mask = 0
+    for i in idx:
+        mask |= BIT[i]
+    _init(a, seat, KINDS[k], k, tuple(CODES[i] for i in idx), mask, idx)
+    return a
+
+
+# Shared action objects for the hot path: legal_actions() hands out these instead of
+# building new ones each step. Keys pack (cards, seat) into one int.
+_ATTACK: dict[int, Action] = {}
+_TRANSFER: dict[int, Action] = {}
+_DEFEND: dict[int, Action] = {}
+_SHOW: dict[int, Action] = {}
+_SIMPLE: dict[int, Action] = {}
+
+
+def attack_action(seat: int, mask: int) -> Action:
+    key = mask << 3 | seat
+    a = _ATTACK.get(key)
+    if a is None:
+        a = _ATTACK[key] = _make(seat, K_ATTACK, _bits(mask))
+    return a
+
+
+def transfer_action(seat: int, mask: int) -> Action:
+    key = mask << 3 | seat
+    a = _TRANSFER.get(key)
+    if a is None:
+        a = _TRANSFER[key] = _make(seat, K_TRANSFER, _bits(mask))
+    return a
+
+
+def defend_action(seat: int, attack: int, card: int) -> Action:
+    key = (attack << 6 | card) << 3 | seat
+    a = _DEFEND.get(key)
+    if a is None:
+        a = _DEFEND[key] = _make(seat, K_DEFEND, (attack, card))
+    return a
+
+
+def show_action(seat: int, card: int) -> Action:
+    key = card << 3 | seat
+    a = _SHOW.get(key)
+    if a is None:
+        a = _SHOW[key] = _make(seat, K_SHOW, (card,))
+    return a
+
+
+def simple_action(seat: int, k: int) -> Action:
+    key = k << 3 | seat
+    a = _SIMPLE.get(key)
+    if a is None:
+        a = _SIMPLE[key] = _make(seat, k, ())
+    return a
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)

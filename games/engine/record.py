@@ -1,0 +1,235 @@
+"""Game records (deal + actions, replayable) and snapshots (the full state, restorable)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action
+from .cards import BEATERS, BIT, CODES, card_index, mask_to_codes
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .game import Game
+
+RECORD_FORMAT = "durak-record/1"
+SNAPSHOT_FORMAT = "durak-snapshot/1"
+_PHASES = ("attack", "defend", "taking", "over")
+
+
+def _history_chain(actions: list[Action]) -> Any:
+    h = None
+    for a in actions:
+        h = (h, a)
+    return h
+
+
+def to_record(g: Game) -> dict[str, Any]:
+    deck, dealer, fa, fa_by = g._deal
+    if deck is None:
+        raise ValueError("a determinized game has no real deal, so it has no record")
+    return {
+        "format": RECORD_FORMAT,
+        "rules": g.rules.to_dict(),
+        "deck": list(deck),
+        "dealer": dealer,
+        "first_attacker": fa,
+        "first_attacker_by": fa_by,
+        "actions": [str(a) for a in g.history],
+        "result": g.result,
+    }
+
+
+def _build(cls: type[Game], rules: Rules, deck: Any, dealer: Any, fa: Any, fa_by: Any) -> Game:
+    g = object.__new__(cls)
+    if fa_by == "given":
+        g._setup(rules, deck, dealer, fa, None, None)
+    elif fa_by == "draw":
+        if not isinstance(fa, int) or isinstance(fa, bool) or not 0 <= fa < rules.players:
+            raise ValueError(f"first_attacker must be a seat 0-{rules.players - 1}, not {fa!r}")
+        g._setup(rules, deck, dealer, None, fa, None)
+    elif fa_by in ("lowest_trump", None):
+        g._setup(rules, deck, dealer, None, None, None)
+        if fa is not None and g._deal[2] != fa:
+            raise ValueError(
+                f"first_attacker {fa!r} does not hold the lowest trump; seat {g._deal[2]} does"
+            )
+    else:
+        raise ValueError(f"first_attacker_by must be lowest_trump, draw or given, not {fa_by!r}")
+    return g
+
+
+def from_record(cls: type[Game], record: dict[str, Any]) -> Game:
+    if not isinstance(record, dict):
+        raise ValueError("a record must be a dict")
+    if record.get("format") != RECORD_FORMAT:
+        raise ValueError(f"record format must be {RECORD_FORMAT!r}, not {record.get('format')!r}")
+    for key in ("rules", "deck", "actions"):
+        if key not in record:
+            raise ValueError(f"record has no {key!r}")
+    rules = Rules.from_dict(record["rules"])
+    fa_by = record.get("first_attacker_by")
+    if fa_by is None and record.get("first_attacker") is not None:
+        fa_by = "given"
+    g = _build(
+        cls, rules, record["deck"], record.get("dealer"), record.get("first_attacker"), fa_by
+    )
+    actions = record["actions"]
+    if not isinstance(actions, list):
+        raise ValueError("record actions must be a list of action texts")
+    for i, text in enumerate(actions):
+        try:
+            g.apply(text)
+        except ValueError as e:
+            raise ValueError(f"record action {i} ({text!r}): {e}") from None
+    want = record.get("result")
+    if want is not None and want != g.result:
+        raise ValueError(f"record result {want!r} does not match the replayed result {g.result!r}")
+    return g
+
+
+# ------------------------------------------------------------------ snapshots
+
+
+def _seats(mask: int, n: int) -> list[int]:
+    return [s for s in range(n) if mask >> s & 1]
+
+
+def snapshot(g: Game) -> dict[str, Any]:
+    n = g._c.n
+    deck, dealer, fa, fa_by = g._deal
+    r = g._result
+    return {
+        "format": SNAPSHOT_FORMAT,
+        "rules": g.rules.to_dict(),
+        "deck": list(deck) if deck is not None else None,
+        "dealer": dealer,
+        "first_attacker": fa,
+        "first_attacker_by": fa_by,
+        "hands": [mask_to_codes(h) for h in g._hands],
+        "talon": [CODES[i] for i in reversed(g._talon)],
+        "trump": CODES[g._trump],
+        "table": [
+            [CODES[a], CODES[d] if d >= 0 else None] for a, d in zip(g._tatt, g._tdef, strict=True)
+        ],
+        "discard": mask_to_codes(g._discard),
+        "phase": _PHASES[g._phase],
+        "attacker": g._att,
+        "defender": g._def,
+        "attackers": _seats(g._elig, n),
+        "done": _seats(g._done, n),
+        "joined": list(g._joined),
+        "limit": g._cap,
+        "shown": mask_to_codes(g._shown),
+        "bout": g._bout,
+        "out_order": list(g._out_order),
+        "known": [mask_to_codes(k) for k in g._known],
+        "six": mask_to_codes(g._six),
+        "six_owner": g._six_owner if g._six_owner >= 0 else None,
+        "trump_drawer": g._tdrawer if g._tdrawer >= 0 else None,
+        "sixes": list(g._sixes),
+        "actions": [str(a) for a in g.history],
+        "result": None if r is None else {**r, "out_order": list(r["out_order"])},
+    }
+
+
+def _mask(codes: Any, what: str) -> int:
+    if not isinstance(codes, list):
+        raise ValueError(f"snapshot {what} must be a list of card codes")
+    m = 0
+    for c in codes:
+        i = card_index(c)
+        if m & BIT[i]:
+            raise ValueError(f"snapshot {what} holds {c} twice")
+        m |= BIT[i]
+    return m
+
+
+def _seat_or_none(v: Any, n: int, what: str) -> int:
+    if v is None:
+        return -1
+    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n:
+        raise ValueError(f"snapshot {what} must be a seat 0-{n - 1} or null, not {v!r}")
+    return v
+
+
+def from_snapshot(cls: type[Game], data: dict[str, Any]) -> Game:
+    from .game import _config
+
+    if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
+        raise ValueError(f"snapshot format must be {SNAPSHOT_FORMAT!r}")
+    try:
+        return _from_snapshot(cls, data, _config)
+    except (KeyError, TypeError, IndexError) as e:
+        raise ValueError(f"malformed snapshot: {e!r}") from None
+
+
+def _from_snapshot(cls: type[Game], d: dict[str, Any], _config: Any) -> Game:
+    rules = Rules.from_dict(d["rules"])
+    c = _config(rules)
+    n = c.n
+    g = object.__new__(cls)
+    g._c = c
+    if len(d["hands"]) != n or len(d["known"]) != n or len(d["sixes"]) != n:
+        raise ValueError("snapshot hands/known/sixes need one entry per seat")
+    g._hands = [_mask(h, "hand") for h in d["hands"]]
+    g._talon = [card_index(x) for x in reversed(d["talon"])]
+    g._trump = card_index(d["trump"])
+    g._tsuit = g._trump & 3
+    g._beat = BEATERS[g._tsuit]
+    g._tatt = [card_index(a) for a, _ in d["table"]]
+    g._tdef = [card_index(x) if x is not None else -1 for _, x in d["table"]]
+    tm = 0
+    unb = 0
+    for a, x in zip(g._tatt, g._tdef, strict=True):
+        tm |= BIT[a]
+        if x >= 0:
+            tm |= BIT[x]
+        else:
+            unb |= BIT[a]
+    g._tmask = tm
+    g._unb = unb
+    g._natt = len(g._tatt)
+    g._nbeat = sum(1 for x in g._tdef if x >= 0)
+    if d["phase"] not in _PHASES:
+        raise ValueError(f"snapshot phase {d['phase']!r} is unknown")
+    g._phase = _PHASES.index(d["phase"])
+    g._att = _seat_or_none(d["attacker"], n, "attacker")
+    g._def = _seat_or_none(d["defender"], n, "defender")
+    g._elig = sum(1 << s for s in d["attackers"])
+    g._done = sum(1 << s for s in d["done"])
+    g._joined = list(d["joined"])
+    g._cap = int(d["limit"])
+    g._shown = _mask(d["shown"], "shown")
+    g._bout = int(d["bout"])
+    g._out_order = list(d["out_order"])
+    g._out = sum(1 << s for s in g._out_order)
+    g._empty = sum(1 << s for s in range(n) if not g._hands[s])
+    g._known = [_mask(k, "known") for k in d["known"]]
+    g._discard = _mask(d["discard"], "discard")
+    g._six = _mask(d["six"], "six")
+    g._six_owner = _seat_or_none(d["six_owner"], n, "six_owner")
+    g._tdrawer = _seat_or_none(d["trump_drawer"], n, "trump_drawer")
+    g._sixes = [int(x) for x in d["sixes"]]
+    actions = [Action.parse(t) for t in d["actions"]]
+    g._hist = _history_chain(actions)
+    g._nhist = len(actions)
+    deck = d["deck"]
+    g._deal = (
+        tuple(deck) if deck is not None else None,
+        _seat_or_none(d["dealer"], n, "dealer"),
+        _seat_or_none(d["first_attacker"], n, "first_attacker"),
+        d["first_attacker_by"],
+    )
+    r = d["result"]
+    g._result = None if r is None else {**r, "out_order": tuple(r["out_order"])}
+    g._deal_events = ()
+    # Every card of the deck must be in exactly one place.
+    places = [*g._hands, _mask([CODES[i] for i in g._talon], "talon"), tm, g._discard]
+    total = 0
+    for m in places:
+        if total & m:
+            raise ValueError(f"snapshot puts {' '.join(mask_to_codes(total & m))} in two places")
+        total |= m
+    if total != c.deck_mask:
+        raise ValueError("snapshot cards do not add up to the deck")
+    return g
