@@ -5,6 +5,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from accounts.ratelimit import LoginThrottle, client_ip
+from moderation.notices import suspension_notice
 
 
 class SignUpForm(UserCreationForm):
@@ -53,3 +54,9 @@ class RateLimitedAuthenticationForm(AuthenticationForm):
             if error.code == "invalid_login":
                 throttle.record_failure()
             raise
+
+    def confirm_login_allowed(self, user) -> None:
+        super().confirm_login_allowed(user)
+        # Checked only after the password matched, so it tells nothing to a guesser.
+        if getattr(user, "is_suspended", False):
+            raise forms.ValidationError(suspension_notice(user), code="suspended")

@@ -1,5 +1,9 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from moderation import views
 
 app_name = "moderation"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("moderation/report/", views.report, name="report"),
+]
