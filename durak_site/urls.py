@@ -1,9 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from durak_site.health import healthz
+
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("history.urls")),

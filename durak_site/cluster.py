@@ -1,0 +1,278 @@
+"""Run several daphne processes against one PostgreSQL database and one Redis.
+
+``make run-cluster`` uses this module; the multi-process tests and the load
+benchmark reuse :class:`Cluster` to start, kill and restart the processes.
+
+Usage::
+
+    python -m durak_site.cluster [--host 127.0.0.1] [--ports 8001,8002] [--no-migrate]
+
+Every process is a plain ``daphne durak_site.asgi:application``: the processes
+share nothing but the database and the channel layer, so any of them may serve
+any request or socket, and no load balancer needs sticky sessions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_PORTS = (8001, 8002)
+
+
+class ClusterError(RuntimeError):
+    pass
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port that was free a moment ago (tests pick ports this way)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+def require_shared_backends(env: Mapping[str, str]) -> None:
+    """Several processes only make one site when they share the database and the layer."""
+    missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not env.get(name)]
+    if missing:
+        raise ClusterError(
+            f"{' and '.join(missing)} must be set: several daphne processes need a shared "
+            "PostgreSQL database (DATABASE_URL) and a shared Redis channel layer (REDIS_URL), "
+            "e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/durak "
+            "REDIS_URL=redis://127.0.0.1:6379/0"
+        )
+    if not env["DATABASE_URL"].startswith(("postgres://", "postgresql://")):
+        raise ClusterError("DATABASE_URL must point at PostgreSQL for a cluster")
+
+
+def migrate(env: Mapping[str, str]) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT,
+        env=dict(env),
+        check=True,
+    )
+
+
+@dataclass
+class Node:
+    """One daphne process of the cluster."""
+
+    host: str
+    port: int
+    env: dict[str, str]
+    log_path: Path | None = None
+    process: subprocess.Popen | None = None
+    _log_file: object | None = field(default=None, repr=False)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://{self.host}:{self.port}"
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def start(self) -> None:
+        if self.alive:
+            return
+        command = [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            self.host,
+            "-p",
+            str(self.port),
+            "durak_site.asgi:application",
+        ]
+        if self.log_path is not None:
+            self._log_file = open(self.log_path, "ab")  # noqa: SIM115 - lives as long as the process
+            out = err = self._log_file
+        else:
+            out = err = None
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=out, stderr=err, start_new_session=True
+        )
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        """Wait until /healthz answers 200 (database and channel layer reachable)."""
+        deadline = time.monotonic() + timeout
+        last_error = ""
+        while time.monotonic() < deadline:
+            if not self.alive:
+                raise ClusterError(f"daphne on port {self.port} exited early{self._log_tail()}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except urllib.error.HTTPError as error:
+                last_error = f"{error.code} {error.read()[:200]!r}"
+            except OSError as error:
+                last_error = str(error)
+            time.sleep(0.1)
+        raise ClusterError(
+            f"daphne on port {self.port} not ready after {timeout:.0f}s: {last_error}"
+            f"{self._log_tail()}"
+        )
+
+    def _log_tail(self) -> str:
+        if self.log_path is None or not self.log_path.exists():
+            return ""
+        return "\n" + self.log_path.read_text(errors="replace")[-2000:]
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers run, exactly as in a crash."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        if self._log_file is not None:
+            self._log_file.close()  # type: ignore[attr-defined]
+            self._log_file = None
+
+
+class Cluster:
+    """Several daphne processes with one environment (database, Redis, prefix)."""
+
+    def __init__(
+        self,
+        ports: Sequence[int] = DEFAULT_PORTS,
+        *,
+        host: str = "127.0.0.1",
+        env: Mapping[str, str] | None = None,
+        log_dir: Path | None = None,
+    ) -> None:
+        base = dict(os.environ if env is None else env)
+        self.env = base
+        self.nodes = [
+            Node(
+                host=host,
+                port=port,
+                env=dict(base),
+                log_path=(log_dir / f"daphne-{port}.log") if log_dir is not None else None,
+            )
+            for port in ports
+        ]
+
+    @property
+    def urls(self) -> list[str]:
+        return [node.url for node in self.nodes]
+
+    def start(self, timeout: float = 30.0) -> Cluster:
+        for node in self.nodes:
+            node.start()
+        try:
+            for node in self.nodes:
+                node.wait_ready(timeout)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def restart(self, index: int, timeout: float = 30.0) -> Node:
+        node = self.nodes[index]
+        node.stop()
+        node.start()
+        node.wait_ready(timeout)
+        return node
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+
+    def __enter__(self) -> Cluster:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def parse_ports(text: str) -> list[int]:
+    ports = [int(part) for part in text.split(",") if part.strip()]
+    if len(ports) < 1 or len(set(ports)) != len(ports):
+        raise argparse.ArgumentTypeError("give distinct ports, e.g. 8001,8002")
+    return ports
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    parser.add_argument(
+        "--ports",
+        type=parse_ports,
+        default=list(DEFAULT_PORTS),
+        help="comma-separated ports, one daphne process each (default 8001,8002)",
+    )
+    parser.add_argument("--no-migrate", action="store_true", help="skip `manage.py migrate`")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+
+    env = dict(os.environ)
+    env.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
+    try:
+        require_shared_backends(env)
+    except ClusterError as error:
+        print(f"run-cluster: {error}", file=sys.stderr)
+        return 2
+    if not args.no_migrate:
+        migrate(env)
+
+    cluster = Cluster(args.ports, host=args.host, env=env)
+    stopping = False
+
+    def on_signal(signum: int, frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        cluster.start()
+    except ClusterError as error:
+        print(f"run-cluster: {error}", file=sys.stderr)
+        return 1
+    print()
+    print("  Durak Online cluster is running:")
+    for node in cluster.nodes:
+        print(f"    {node.url}/   (pid {node.process.pid})")  # type: ignore[union-attr]
+    print(f"  Health: {json.dumps([f'{url}/healthz' for url in cluster.urls])}")
+    print("  Ctrl-C stops both.")
+    print(flush=True)
+    try:
+        while not stopping:
+            for node in cluster.nodes:
+                if not node.alive:
+                    print(f"run-cluster: daphne on port {node.port} exited", file=sys.stderr)
+                    stopping = True
+            time.sleep(0.5)
+    finally:
+        cluster.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

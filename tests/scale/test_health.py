@@ -1,0 +1,68 @@
+"""/healthz reports the database and the channel layer, and fails loudly when either is down."""
+
+import json
+
+import pytest
+from django.test import Client
+
+from durak_site import health
+
+pytestmark = pytest.mark.django_db
+
+
+def test_healthy_process_answers_200_with_both_parts_ok(client: Client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200, response.content
+    assert response["Content-Type"] == "application/json"
+    assert json.loads(response.content) == {"database": "ok", "channel_layer": "ok"}
+    # A load balancer must never get a cached answer.
+    assert "no-cache" in response.get("Cache-Control", "")
+
+
+def test_database_failure_gives_503_naming_the_database(client: Client, monkeypatch) -> None:
+    def broken() -> None:
+        raise RuntimeError("connection refused")
+
+    monkeypatch.setattr(health, "_check_database", broken)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert json.loads(response.content) == {"database": "error", "channel_layer": "ok"}
+
+
+def test_channel_layer_failure_gives_503_naming_the_layer(client: Client, monkeypatch) -> None:
+    class DeadLayer:
+        async def new_channel(self, prefix: str = "") -> str:
+            raise ConnectionError("redis down")
+
+    monkeypatch.setattr(health, "get_channel_layer", lambda: DeadLayer())
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = json.loads(response.content)
+    assert body == {"database": "ok", "channel_layer": "error"}
+    # The error text stays in the log; the body names only the failing part.
+    assert "redis" not in response.content.decode()
+
+
+def test_channel_layer_that_hangs_times_out_as_503(client: Client, monkeypatch) -> None:
+    import asyncio
+
+    class HangingLayer:
+        async def new_channel(self, prefix: str = "") -> str:
+            return "healthz.x"
+
+        async def send(self, channel: str, message: dict) -> None:
+            return None
+
+        async def receive(self, channel: str) -> dict:
+            await asyncio.sleep(60)
+            return {}
+
+    monkeypatch.setattr(health, "CHECK_TIMEOUT", 0.2)
+    monkeypatch.setattr(health, "get_channel_layer", lambda: HangingLayer())
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert json.loads(response.content)["channel_layer"] == "error"
+
+
+def test_healthz_refuses_writes(client: Client) -> None:
+    assert client.post("/healthz").status_code == 405
