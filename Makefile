@@ -25,6 +25,11 @@ run: $(STAMP)
 	@echo
 	$(BIN)/daphne -b $(HOST) -p $(PORT) durak_site.asgi:application
 
+# Two daphne processes (CLUSTER_PORTS) sharing DATABASE_URL and REDIS_URL; refuses without them.
+CLUSTER_PORTS ?= 8001,8002
+run-cluster: $(STAMP)
+	$(BIN)/python -m durak_site.cluster --host $(HOST) --ports $(CLUSTER_PORTS)
+
 test: $(STAMP)
 	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null
 	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
