@@ -6,3 +6,6 @@ class HistoryConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "history"
     verbose_name = _("History and ratings")
+
+    def ready(self) -> None:
+        from history import receivers  # noqa: F401

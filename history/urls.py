@@ -1,5 +1,12 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from history import views
 
 app_name = "history"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("u/<str:username>/games/", views.my_games, name="games"),
+    path("games/<int:pk>/replay/", views.replay, name="replay"),
+    path("games/<int:pk>/replay/record.json", views.record, name="record"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
+]

@@ -1,0 +1,119 @@
+"""Ratings, rating history and one result row per player per finished deal.
+
+``PlayerGame`` is written when a deal finishes (in the same transaction), so the
+game lists, filters and profile statistics read one indexed table instead of
+joining seats, deals and matches and comparing seat numbers with results.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from history import glicko2
+
+
+class RatingClass(models.TextChoices):
+    TWO_PLAYER = "two_player", _("Two players")
+    MULTI = "multi", _("Three or more players")
+    TEAMS = "teams", _("Teams")
+
+
+class Rating(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    rating_class = models.CharField(max_length=12, choices=RatingClass.choices)
+    rating = models.FloatField(default=glicko2.DEFAULT_RATING)
+    rd = models.FloatField(default=glicko2.DEFAULT_RD)
+    volatility = models.FloatField(default=glicko2.DEFAULT_VOLATILITY)
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "rating_class"], name="unique_rating_per_class")
+        ]
+        indexes = [models.Index(fields=["rating_class", "-rating"], name="rating_board_idx")]
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.rating_class} {self.rating:.0f}"
+
+    @property
+    def player(self) -> glicko2.Player:
+        return glicko2.Player(self.rating, self.rd, self.volatility)
+
+
+class RatingChange(models.Model):
+    """One rating update: the values before and after a deal (the chart reads these)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    rating_class = models.CharField(max_length=12, choices=RatingClass.choices)
+    deal = models.ForeignKey("games.Deal", on_delete=models.CASCADE, related_name="+")
+    rating_before = models.FloatField()
+    rd_before = models.FloatField()
+    volatility_before = models.FloatField()
+    rating = models.FloatField()
+    rd = models.FloatField()
+    volatility = models.FloatField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "user"], name="unique_rating_change_per_deal")
+        ]
+        indexes = [models.Index(fields=["user", "created_at"], name="rating_change_user_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.rating_class} {self.rating_before:.0f}->{self.rating:.0f}"
+
+    @property
+    def delta(self) -> float:
+        return self.rating - self.rating_before
+
+
+class PlayerGame(models.Model):
+    """A finished deal as one player saw it."""
+
+    class Result(models.TextChoices):
+        FOOL = "fool", _("Fool")
+        SAFE = "safe", _("Safe")
+        DRAW = "draw", _("Draw")
+        WINNER = "winner", _("Winner")
+        LOST = "lost", _("Not the winner")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_games"
+    )
+    deal = models.ForeignKey("games.Deal", on_delete=models.CASCADE, related_name="player_games")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    variant = models.ForeignKey("games.RuleVariant", on_delete=models.PROTECT, related_name="+")
+    players = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    result = models.CharField(max_length=8, choices=Result.choices)
+    # 1 for the first player out; None for the fool, or when nobody went out.
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    move_count = models.PositiveIntegerField()
+    duration_seconds = models.PositiveIntegerField(default=0)
+    finished_at = models.DateTimeField()
+    is_private = models.BooleanField(default=False)
+    rating_class = models.CharField(max_length=12, choices=RatingClass.choices)
+    is_rated = models.BooleanField(default=False)
+    rating_delta = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-finished_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["deal", "user"], name="unique_player_game")]
+        indexes = [
+            models.Index(fields=["user", "-finished_at"], name="player_game_recent_idx"),
+            models.Index(fields=["user", "variant", "players"], name="player_game_stats_idx"),
+            models.Index(fields=["user", "result", "-finished_at"], name="player_game_result_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.deal_id} {self.result}"

@@ -1,0 +1,224 @@
+"""Engine records of stored deals, and the per-step states of a replay.
+
+A deal's record is rebuilt from its row and its moves by replaying them through
+the engine, so a record always comes from the engine itself (``to_record``).
+Per-step states are built once per deal, by one pass through the engine, and
+cached: a finished deal never changes.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from threading import Lock
+from typing import Any
+
+from django.core.cache import cache
+
+from games.engine import RECORD_FORMAT, Game, Rules
+from games.models import Deal
+
+CACHE_VERSION = 1
+CACHE_SECONDS = 60 * 60 * 24
+
+
+def first_attacker_by(
+    rules: dict[str, Any], deck: list[str], dealer: int, first_attacker: int | None, is_first: bool
+) -> str | None:
+    """How the first attacker was chosen: the Deal row keeps only the seat.
+
+    The first deal of a match is led by the lowest trump, or drawn when nobody holds
+    one; later deals are led by the seat the match names ("given").
+    """
+    if first_attacker is None:
+        return None
+    if is_first:
+        probe = Game(Rules.from_dict(rules), deck, dealer=dealer)
+        by = probe.to_record()["first_attacker_by"]
+        if by == "lowest_trump" and probe.first_attacker == first_attacker:
+            return "lowest_trump"
+        if by == "draw":
+            return "draw"
+    return "given"
+
+
+def is_first_deal(deal: Deal) -> bool:
+    return not Deal.objects.filter(match_id=deal.match_id, number__lt=deal.number).exists()
+
+
+def deal_actions(deal: Deal) -> list[str]:
+    return list(deal.moves.order_by("seq").values_list("action", flat=True))
+
+
+def base_record(deal: Deal, actions: list[str], is_first: bool | None = None) -> dict[str, Any]:
+    if is_first is None:
+        is_first = is_first_deal(deal)
+    return {
+        "format": RECORD_FORMAT,
+        "rules": deal.rules,
+        "deck": list(deal.deck),
+        "dealer": deal.dealer,
+        "first_attacker": deal.first_attacker,
+        "first_attacker_by": first_attacker_by(
+            deal.rules, deal.deck, deal.dealer, deal.first_attacker, is_first
+        ),
+        "actions": actions,
+    }
+
+
+def deal_record(deal: Deal, actions: list[str] | None = None, is_first: bool | None = None) -> dict:
+    """The deal's ``durak-record/1`` record, as the engine writes it; ValueError if it
+    does not replay (a corrupted row)."""
+    if actions is None:
+        actions = deal_actions(deal)
+    return Game.from_record(base_record(deal, actions, is_first)).to_record()
+
+
+# ----------------------------------------------------------------- timeline
+
+# What each step needs to restore the engine state, except the action list, which
+# every step shares (a prefix of ``Timeline.actions``).
+_DROP = ("actions", "rules", "deck", "format")
+
+
+@dataclass
+class Move:
+    step: int  # the state after this move is step ``step``
+    seat: int
+    text: str
+    bout: int
+    # "beaten" or "taken" when this move ended a bout; None otherwise.
+    bout_end: str | None = None
+    went_out: list[int] = field(default_factory=list)
+    game_over: bool = False
+
+
+@dataclass
+class Timeline:
+    deal_id: int
+    record: dict[str, Any]
+    snapshots: list[dict[str, Any]]  # len(actions) + 1: the state before any move, then after each
+    moves: list[Move]
+
+    @property
+    def last(self) -> int:
+        return len(self.moves)
+
+    def game_at(self, step: int) -> Game:
+        """The engine at ``step`` (a fresh object: callers may not change the cache)."""
+        snap = dict(self.snapshots[step])
+        snap.update(
+            format="durak-snapshot/1",
+            rules=self.record["rules"],
+            deck=self.record["deck"],
+            actions=self.record["actions"][:step],
+        )
+        return Game.from_snapshot(snap)
+
+
+def build_timeline(deal_id: int, record: dict[str, Any]) -> Timeline:
+    start = dict(record, actions=[], result=None)
+    game = Game.from_record(start)
+    snapshots = [_compact(game.snapshot())]
+    moves: list[Move] = []
+    for step, text in enumerate(record["actions"], start=1):
+        bout = game.snapshot()["bout"] if step == 1 else snapshots[-1]["bout"]
+        events = game.apply(text)
+        move = Move(step=step, seat=int(text.split()[0]), text=text, bout=bout)
+        for event in events:
+            if event.kind == "bout_beaten":
+                move.bout_end = "beaten"
+            elif event.kind == "cards_taken":
+                move.bout_end = "taken"
+            elif event.kind == "went_out":
+                move.went_out.append(event.seat)
+            elif event.kind == "game_over":
+                move.game_over = True
+        moves.append(move)
+        snapshots.append(_compact(game.snapshot()))
+    return Timeline(deal_id=deal_id, record=record, snapshots=snapshots, moves=moves)
+
+
+def _compact(snapshot: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in snapshot.items() if k not in _DROP}
+
+
+_memo: OrderedDict[int, Timeline] = OrderedDict()
+_memo_lock = Lock()
+_MEMO_SIZE = 32
+
+
+def timeline_for(deal: Deal) -> Timeline:
+    """The cached timeline of a finished deal (built on first use).
+
+    Two layers: a small per-process memo saves unpickling on every step, and the
+    shared cache saves replaying the deal in every process.
+    """
+    with _memo_lock:
+        hit = _memo.get(deal.pk)
+        if hit is not None:
+            _memo.move_to_end(deal.pk)
+            return hit
+    key = f"history:timeline:{CACHE_VERSION}:{deal.pk}"
+    timeline = cache.get(key)
+    if timeline is None:
+        timeline = build_timeline(deal.pk, deal_record(deal))
+        cache.set(key, timeline, CACHE_SECONDS)
+    with _memo_lock:
+        _memo[deal.pk] = timeline
+        while len(_memo) > _MEMO_SIZE:
+            _memo.popitem(last=False)
+    return timeline
+
+
+def forget_timeline(deal_id: int) -> None:
+    with _memo_lock:
+        _memo.pop(deal_id, None)
+    cache.delete(f"history:timeline:{CACHE_VERSION}:{deal_id}")
+
+
+def step_state(timeline: Timeline, step: int, seat: int | None = None) -> dict[str, Any]:
+    """What the replay shows at ``step``: everything, or only what ``seat`` knew then."""
+    snap = timeline.snapshots[step]
+    players = len(snap["hands"])
+    if seat is None:
+        hands = [list(h) for h in snap["hands"]]
+        state = {
+            "seat": None,
+            "hands": hands,
+            "hand_counts": [len(h) for h in hands],
+            "talon": list(snap["talon"]),
+            "talon_count": len(snap["talon"]),
+            "trump": snap["trump"],
+            "table": [list(pair) for pair in snap["table"]],
+            "discard": list(snap["discard"]),
+            "discard_count": len(snap["discard"]),
+            "attacker": snap["attacker"],
+            "defender": snap["defender"],
+            "out_order": list(snap["out_order"]),
+            "phase": snap["phase"],
+            "bout": snap["bout"],
+        }
+    else:
+        # The engine's own view: it never holds a card the seat could not know.
+        view = timeline.game_at(step).view(seat)
+        hands = [view["hand"] if s == seat else None for s in range(players)]
+        state = {
+            "seat": seat,
+            "hands": hands,
+            "hand_counts": view["hand_counts"],
+            "talon": None,
+            "talon_count": view["talon"],
+            "trump": view["trump"],
+            "table": view["table"],
+            "discard": None,
+            "discard_count": view["discard"],
+            "attacker": view["attacker"],
+            "defender": view["defender"],
+            "out_order": view["out_order"],
+            "phase": view["phase"],
+            "bout": view["bout"],
+        }
+    if state["phase"] == "over":
+        state["attacker"] = state["defender"] = None
+    return state

@@ -1,0 +1,63 @@
+"""Cards as HTML, the profile statistics block and the server-drawn rating chart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+
+from history import charts, services
+from history.models import RatingClass
+
+register = template.Library()
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+RANK_LABELS = {"T": "10"}
+
+
+@register.filter
+def card(code: str | None) -> str:
+    """A face-up card; ``data-card`` carries the engine code (tests and scripts read it)."""
+    if not code:
+        return ""
+    rank, suit = code[:-1], code[-1]
+    return format_html(
+        '<span class="pcard suit-{}" data-card="{}" title="{}">{}<span class="pcard-suit">{}</span></span>',
+        suit,
+        code,
+        code,
+        RANK_LABELS.get(rank, rank),
+        SUIT_SYMBOLS.get(suit, suit),
+    )
+
+
+@register.filter
+def backs(count: int | None) -> range:
+    return range(count or 0)
+
+
+@register.filter
+def get_item(mapping: dict, key: Any) -> Any:
+    return mapping.get(key) if mapping else None
+
+
+@register.inclusion_tag("history/profile_stats.html", takes_context=True)
+def profile_history(context: template.Context, profile_user: Any) -> dict[str, Any]:
+    viewer = context.get("user")
+    recent = list(
+        services.visible_games(profile_user, viewer)
+        .select_related("variant", "deal")
+        .defer("deal__deck", "deal__rules", "deal__result")[:10]
+    )
+    services.attach_seats(recent)
+    ratings = {r.rating_class: r for r in profile_user.ratings.all()}
+    series = services.rating_series(profile_user)
+    return {
+        "profile_user": profile_user,
+        "stats": services.profile_stats(profile_user),
+        "recent": recent,
+        "ratings": [(value, label, ratings.get(value)) for value, label in RatingClass.choices],
+        "chart": charts.rating_chart(series, dict(RatingClass.choices)),
+        "user": viewer,
+    }

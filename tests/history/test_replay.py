@@ -1,0 +1,127 @@
+import json
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.engine import Game
+from games.models import Deal
+from history.replay import deal_record
+
+from .helpers import card_codes, play_match, read_zones
+
+pytestmark = pytest.mark.django_db
+
+
+def _record_prefix(record, step):
+    return Game.from_record(dict(record, actions=record["actions"][:step], result=None))
+
+
+def test_every_step_shows_the_engine_state_rebuilt_from_the_record(client):
+    match = play_match(["anna", "boris", "vera"], "transfer", seed=7)
+    deal = match.deals.get()
+    record = deal_record(deal)
+    url = reverse("history:replay", args=[match.pk])
+    assert len(record["actions"]) == deal.move_count > 10
+    for step in range(len(record["actions"]) + 1):
+        response = client.get(url, {"step": step}, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert "<html" not in html, "a step must be a fragment, not a page"
+        zones = read_zones(html).zones
+        snap = _record_prefix(record, step).snapshot()
+        for seat, hand in enumerate(snap["hands"]):
+            assert zones[f"hand-{seat}"] == hand, (step, seat)
+        assert zones["talon"] == snap["talon"], step
+        assert zones["trump"] == [snap["trump"]]
+        assert zones["table"] == [c for pair in snap["table"] for c in pair if c], step
+        assert zones["discard"] == snap["discard"], step
+        assert f'data-step="{step}"' in html
+
+
+def test_the_page_opens_at_the_linked_step_and_marks_bouts(client):
+    match = play_match(["anna", "boris"], "classic", seed=3)
+    deal = match.deals.get()
+    record = deal_record(deal)
+    response = client.get(reverse("history:replay", args=[match.pk]), {"step": 5})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" in html
+    assert f"Step 5 of {len(record['actions'])}" in html
+    # The move list names who played each move, and marks where bouts begin.
+    assert html.count('class="bout-mark"') >= 2
+    assert "anna" in html and "boris" in html
+    assert record["actions"][4] in html
+    # Without ?step the replay opens at the end.
+    end = client.get(reverse("history:replay", args=[match.pk])).content.decode()
+    assert f"Step {len(record['actions'])} of" in end
+
+
+@pytest.mark.parametrize("variant,players", [("classic", 2), ("transfer", 4), ("teams-2x2", 4)])
+def test_a_seat_view_never_shows_cards_that_seat_could_not_know(client, variant, players):
+    names = [f"p{variant[:3]}{i}" for i in range(players)]
+    match = play_match(names, variant, seed=11)
+    record = deal_record(match.deals.get())
+    url = reverse("history:replay", args=[match.pk])
+    checked = 0
+    for step in range(0, len(record["actions"]) + 1, 3):
+        game = _record_prefix(record, step)
+        for seat in range(players):
+            view = game.view(seat)
+            allowed = set(view["hand"]) | {c for pair in view["table"] for c in pair if c}
+            allowed.add(view["trump"])
+            response = client.get(url, {"step": step, "seat": seat}, HTTP_HX_REQUEST="true")
+            html = response.content.decode()
+            board = html[html.index('data-zone="board"') : html.index('id="move-list"')]
+            assert card_codes(board) <= allowed, (step, seat)
+            # Past moves were played face up, so the whole fragment may also name those;
+            # a future move or the talon order never appears.
+            public = set()
+            for text in record["actions"][:step]:
+                public.update(part for part in text.split()[2:])
+            assert card_codes(html) <= allowed | public, (step, seat)
+            assert set(read_zones(html).zones[f"hand-{seat}"]) == set(view["hand"])
+            listed = [int(n) for n in re.findall(r'data-step="(\d+)"', html)]
+            assert max(listed) == step, "no later move is listed"
+            checked += 1
+    assert checked > players * 5
+    # The full page in a seat view hides the other hands and the talon too.
+    page = client.get(url, {"step": 0, "seat": 0}).content.decode()
+    view = _record_prefix(record, 0).view(0)
+    assert card_codes(page) <= set(view["hand"]) | {view["trump"]}
+
+
+def test_unfinished_deals_and_private_matches_are_not_replayed(client, django_user_model):
+    match = play_match(["anna", "boris"], "classic", seed=5, is_private=True)
+    url = reverse("history:replay", args=[match.pk])
+    assert client.get(url).status_code == 404
+    client.force_login(django_user_model.objects.get(username="carl") if False else _user("carl"))
+    assert client.get(url).status_code == 404
+    assert client.get(reverse("history:record", args=[match.pk])).status_code == 404
+    client.force_login(django_user_model.objects.get(username="anna"))
+    assert client.get(url).status_code == 200
+    # A deal still being played is not replayable.
+    Deal.objects.filter(match=match).update(status=Deal.Status.PLAYING)
+    assert client.get(url).status_code == 404
+
+
+def _user(name):
+    from history.seeding import get_user
+
+    return get_user(name)
+
+
+def test_the_record_download_is_the_engine_record(client):
+    match = play_match(["anna", "boris"], "classic", deals=2, seed=9)
+    second = match.deals.get(number=2)
+    response = client.get(reverse("history:record", args=[match.pk]), {"deal": 2})
+    assert response.status_code == 200
+    assert "attachment" in response["Content-Disposition"]
+    data = json.loads(response.content)
+    assert data["format"] == "durak-record/1"
+    assert data["first_attacker_by"] == "given"
+    game = Game.from_record(data)
+    assert game.result == second.result
+    assert data == deal_record(second)
+    first = json.loads(client.get(reverse("history:record", args=[match.pk]), {"deal": 1}).content)
+    assert first["first_attacker_by"] in ("lowest_trump", "draw")
