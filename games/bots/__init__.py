@@ -1,0 +1,55 @@
+"""Computer players for every variant, from random to a search bot.
+
+The one interface is ``get_bot(level).choose_action(knowledge, rng, budget)``: a bot sees
+only a seat's ``Knowledge`` and returns that seat's ``Action`` (or ``None`` when the seat
+may only throw in before the defender answered, and prefers to wait). ``choose`` wraps it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.engine import Action, Knowledge
+
+from .base import DEFAULT_BUDGET, Bot, Budget, decider_of, legal_for
+from .levels import PolicyBot
+from .search import HardBot
+
+LEVELS = ("random", "easy", "medium", "hard")
+
+_BOTS: dict[str, Bot] = {
+    "random": PolicyBot("random"),
+    "easy": PolicyBot("easy"),
+    "medium": PolicyBot("medium"),
+    "hard": HardBot(),
+}
+
+
+def get_bot(level: str) -> Bot:
+    """The bot of ``level`` (one of LEVELS); ValueError for an unknown level."""
+    try:
+        return _BOTS[level]
+    except KeyError:
+        raise ValueError(
+            f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}"
+        ) from None
+
+
+def choose(
+    level: str, knowledge: Knowledge, rng: random.Random, seconds: float | None = None
+) -> Action | None:
+    """The bot's action for ``knowledge.seat``; ``seconds`` overrides the default budget."""
+    budget = DEFAULT_BUDGET if seconds is None else Budget(seconds=seconds)
+    return get_bot(level).choose_action(knowledge, rng, budget)
+
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "LEVELS",
+    "Bot",
+    "Budget",
+    "choose",
+    "decider_of",
+    "get_bot",
+    "legal_for",
+]

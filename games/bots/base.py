@@ -1,0 +1,69 @@
+"""The bot interface: a seat's Knowledge in, one Action out.
+
+A bot never sees a real game. ``legal_for`` and ``decider_of`` work on a game rebuilt
+from the Knowledge alone (``Knowledge.determinize`` with a fixed seed): the seat's own
+options depend only on its own hand and public facts, so any consistent deal gives the
+same list, and nothing hidden can leak into a decision.
+
+Turn convention shared by every level, the search and the tournament: while attack
+cards are unbeaten the defender decides and the attackers wait; otherwise the pending
+attackers decide one at a time, the principal attacker first. ``choose_action`` returns
+``None`` when the seat is only *allowed* to act (an attacker who could throw in before
+the defender has answered) and would rather wait for the defender.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+from games.engine import Action, Game, Knowledge
+
+from . import fast
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a bot may think about one move: wall seconds and/or search iterations."""
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+    def deadline(self, start: float | None = None) -> float:
+        if self.seconds is None:
+            return float("inf")
+        return (time.perf_counter() if start is None else start) + self.seconds
+
+
+DEFAULT_BUDGET = Budget(seconds=0.6)
+
+
+class Bot(Protocol):
+    level: str
+
+    def choose_action(
+        self, knowledge: Knowledge, rng: random.Random, budget: Budget | None = None
+    ) -> Action | None: ...
+
+
+def rebuild(knowledge: Knowledge) -> Game:
+    """A game consistent with ``knowledge``; only the seat's own view of it is meaningful."""
+    return knowledge.determinize(random.Random(0))
+
+
+def legal_for(knowledge: Knowledge) -> list[Action]:
+    """The seat's legal actions now, computed from what the seat knows."""
+    seat = knowledge.seat
+    return [a for a in rebuild(knowledge).legal_actions() if a.seat == seat]
+
+
+def decider_of(knowledge: Knowledge) -> int | None:
+    """Whose decision it is under the turn convention (None when the game is over)."""
+    return fast.decider(rebuild(knowledge))
+
+
+def should_wait(game: Game, seat: int) -> bool:
+    """True when ``seat`` may act but the convention says it waits for someone else."""
+    return fast.decider(game) != seat

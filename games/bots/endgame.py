@@ -1,0 +1,160 @@
+"""Exact solver for two-player endgames with an empty talon.
+
+Once the talon is empty and only two players hold cards, every unseen card is in the
+opponent's hand, so the position has perfect information. The solver answers one
+question, "can ``seat`` avoid being the fool against any defence?", by depth-first search
+with a transposition table; a yes/no value makes every node an alpha-beta cut as soon as
+one winning (or refuting) move is found.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from games.engine import Action, Game
+from games.engine.game import OVER
+
+from . import fast
+
+_RNG = random.Random(0)
+_TABLE: dict[tuple, bool] = {}
+_IN_PROGRESS: set[tuple] = set()
+_MAX_TABLE = 1_500_000
+
+
+class OutOfBudget(Exception):
+    """The search hit its node or time limit before finishing."""
+
+
+def applicable(g: Game) -> bool:
+    """True when the talon is empty and exactly two seats from opposing sides still play."""
+    if g._phase == OVER or g._talon:
+        return False
+    alive = [s for s in range(g._c.n) if not g._out >> s & 1]
+    if len(alive) != 2:
+        return False
+    team = g._c.team
+    return team is None or team[alive[0]] != team[alive[1]]
+
+
+def _key(g: Game, seat: int) -> tuple:
+    return (
+        id(g._c),
+        seat,
+        tuple(g._hands),
+        tuple(g._tatt),
+        tuple(g._tdef),
+        g._phase,
+        g._att,
+        g._def,
+        g._done,
+        g._cap,
+        g._nbeat,
+        g._shown,
+        g._out,
+        g._empty,
+        g._bout == 0,
+    )
+
+
+def _ordered(g: Game, s: int, acts: list[Action]) -> list[Action]:
+    """The policy's move first: it is usually the winning or the refuting one."""
+    if len(acts) > 1:
+        first = fast.medium_move(g, s, acts, _RNG)
+        acts = [first] + [a for a in acts if a is not first and a != first]
+    return acts
+
+
+class Solver:
+    def __init__(self, seat: int, deadline: float, max_nodes: int | None) -> None:
+        self.seat = seat
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.nodes = 0
+
+    def _mine(self, g: Game, s: int) -> bool:
+        team = g._c.team
+        return s == self.seat or (team is not None and team[s] == team[self.seat])
+
+    def wins(self, g: Game) -> bool:
+        """True if ``seat`` is not the fool with best play from here by both sides."""
+        if g._phase == OVER:
+            return fast.not_fool(g, self.seat) > 0.5
+        key = _key(g, self.seat)
+        hit = _TABLE.get(key)
+        if hit is not None:
+            return hit
+        if key in _IN_PROGRESS:
+            # A repeated position (transfers can cycle): score it as lost for us,
+            # so the solver never relies on going round in circles.
+            return False
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise OutOfBudget
+        if not self.nodes & 255 and time.perf_counter() > self.deadline:
+            raise OutOfBudget
+        s = fast.decider(g)
+        if s is None:
+            return fast.not_fool(g, self.seat) > 0.5
+        acts = _ordered(g, s, fast.legal(g, s))
+        mine = self._mine(g, s)
+        _IN_PROGRESS.add(key)
+        try:
+            res = not mine
+            for a in acts:
+                child = g.copy()
+                child.apply(a)
+                w = self.wins(child)
+                if mine and w:
+                    res = True
+                    break
+                if not mine and not w:
+                    res = False
+                    break
+        finally:
+            _IN_PROGRESS.discard(key)
+        if len(_TABLE) > _MAX_TABLE:
+            _TABLE.clear()
+        _TABLE[key] = res
+        return res
+
+
+def solve(
+    g: Game,
+    seat: int,
+    deadline: float = float("inf"),
+    max_nodes: int | None = None,
+    all_values: bool = False,
+) -> tuple[Action | None, dict[Action, bool]] | None:
+    """Exact values of ``seat``'s actions; ``(winning action or None, values)``.
+
+    Stops at the first winning action unless ``all_values``. Returns None when the
+    limits ran out first. ``g`` must be a position where ``applicable`` holds and
+    ``seat`` decides.
+    """
+    solver = Solver(seat, deadline, max_nodes)
+    acts = _ordered(g, seat, fast.legal(g, seat))
+    values: dict[Action, bool] = {}
+    best = None
+    try:
+        for a in acts:
+            child = g.copy()
+            child.apply(a)
+            values[a] = solver.wins(child)
+            if values[a] and best is None:
+                best = a
+                if not all_values:
+                    break
+    except OutOfBudget:
+        _IN_PROGRESS.clear()
+        return None
+    return best, values
+
+
+def solve_all(
+    g: Game, seat: int, deadline: float = float("inf"), max_nodes: int | None = None
+) -> dict[Action, bool] | None:
+    """Exact value of every action (no early stop), for analysis."""
+    out = solve(g, seat, deadline, max_nodes, all_values=True)
+    return None if out is None else out[1]

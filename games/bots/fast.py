@@ -1,0 +1,283 @@
+"""Fast policies that play on a full ``Game`` (a determinized one inside the bots).
+
+They read the engine's bit-mask state directly, because the search runs them thousands of
+times per move. Every policy here looks only at the acting seat's own hand and at public
+facts (table, counts, talon size, discard pile), so running one on a determinized game
+decides exactly as it would on the real one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from games.engine import Action, Game
+from games.engine.actions import (
+    K_ATTACK,
+    K_DEFEND,
+    K_DONE,
+    K_SHOW,
+    K_SWAP,
+    K_TAKE,
+    K_TRANSFER,
+    defend_action,
+)
+from games.engine.cards import BEATERS, BIT, DECK_MASK, RANK_MASK, SUIT_MASK
+from games.engine.game import DEFEND, LEAD, OVER
+
+Policy = Callable[[Game, int, list[Action], random.Random], Action]
+
+RANK_T, RANK_J, RANK_Q = 8, 9, 10
+TRUMP_THROW_TALON = 4
+
+
+def decider(g: Game) -> int | None:
+    """Whose decision it is: the defender while cards are unbeaten, else pending attackers."""
+    ph = g._phase
+    if ph == OVER:
+        return None
+    if ph == LEAD:
+        return g._att
+    if ph == DEFEND and g._unb:
+        return g._def
+    pend = g._elig & ~g._done & ~g._empty
+    att = g._att
+    if pend >> att & 1:
+        return att
+    n = g._c.n
+    s = att
+    for _ in range(n - 1):
+        s = s + 1 if s + 1 < n else 0
+        if pend >> s & 1:
+            return s
+    return None
+
+
+def legal(g: Game, seat: int) -> list[Action]:
+    return [a for a in g.legal_actions() if a.seat == seat]
+
+
+def value(card: int, tsuit: int) -> int:
+    """Card strength for ordering: rank, with every trump above every plain card."""
+    return (card >> 2) + (13 if card & 3 == tsuit else 0)
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _cheapest(mask: int, tsuit: int) -> int:
+    best = -1
+    bv = 99
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        c = low.bit_length() - 1
+        v = value(c, tsuit)
+        if v < bv:
+            bv, best = v, c
+    return best
+
+
+def _swap(acts: list[Action]) -> Action | None:
+    for a in acts:
+        if a._k == K_SWAP:
+            return a
+    return None
+
+
+# ---------------------------------------------------------------- random / easy
+
+
+def random_move(g: Game, seat: int, acts: list[Action], rng: random.Random) -> Action:
+    return acts[rng.randrange(len(acts))]
+
+
+def easy_move(g: Game, seat: int, acts: list[Action], rng: random.Random) -> Action:
+    """Cheapest legal card; takes only when nothing beats; throws in plain cards only."""
+    if len(acts) == 1:
+        return acts[0]
+    sw = _swap(acts)
+    if sw is not None:
+        return sw
+    ts = g._tsuit
+    ph = g._phase
+    if ph == LEAD:
+        singles = [a for a in acts if a._k == K_ATTACK and len(a._i) == 1]
+        return min(singles, key=lambda a: value(a._i[0], ts))
+    if seat == g._def:
+        defs = [a for a in acts if a._k == K_DEFEND]
+        if defs:
+            return min(defs, key=lambda a: (value(a._i[1], ts), -value(a._i[0], ts)))
+        for a in acts:
+            if a._k == K_TAKE:
+                return a
+        return acts[0]
+    throws = [a for a in acts if a._k == K_ATTACK and len(a._i) == 1 and a._i[0] & 3 != ts]
+    if throws:
+        return min(throws, key=lambda a: value(a._i[0], ts))
+    for a in acts:
+        if a._k == K_DONE:
+            return a
+    return min(acts, key=lambda a: sum(value(c, ts) for c in a._i))
+
+
+# ---------------------------------------------------------------------- medium
+
+
+def medium_move(g: Game, seat: int, acts: list[Action], rng: random.Random) -> Action:
+    """Hand-tuned play: save trumps and high cards, shed low cards, transfer when cheap."""
+    if len(acts) == 1:
+        return acts[0]
+    sw = _swap(acts)
+    if sw is not None:
+        return sw
+    ph = g._phase
+    if ph == LEAD:
+        return _lead(g, seat, acts)
+    if seat == g._def:
+        return _defend(g, seat, acts)
+    return _throw(g, seat, acts)
+
+
+def _outstanding(g: Game, seat: int) -> int:
+    """Cards this seat has not seen leave play: other hands and the talon."""
+    return DECK_MASK[g._c.rules.deck_size] & ~g._discard & ~g._hands[seat] & ~g._tmask
+
+
+def _lead(g: Game, seat: int, acts: list[Action]) -> Action:
+    ts = g._tsuit
+    trumps = SUIT_MASK[ts]
+    hand = g._hands[seat]
+    talon = len(g._talon)
+    by_mask = {a._m: a for a in acts if a._k == K_ATTACK}
+    plain = hand & ~trumps
+    if plain:
+        if talon == 0:
+            # Endgame: a plain card nobody can beat (no higher card of its suit and no
+            # trump left outside this hand) forces the defender to take.
+            out = _outstanding(g, seat)
+            if not out & trumps:
+                for c in _bits(plain):
+                    higher = out & SUIT_MASK[c & 3] & ~((BIT[c] << 1) - 1)
+                    if not higher and BIT[c] in by_mask:
+                        return by_mask[BIT[c]]
+        low = plain & -plain
+        c = low.bit_length() - 1
+        r = c >> 2
+        group = plain & RANK_MASK[r]
+        if r <= RANK_T or talon <= 6:
+            # A pair of low cards is hard to defend and sheds two at once.
+            a = by_mask.get(group)
+            if a is not None:
+                return a
+        return by_mask[low]
+    low = hand & -hand
+    return by_mask[low]
+
+
+def _defend(g: Game, seat: int, acts: list[Action]) -> Action:
+    ts = g._tsuit
+    trumps = SUIT_MASK[ts]
+    hand = g._hands[seat]
+    talon = len(g._talon)
+    beat = BEATERS[ts]
+    take = None
+    transfers = []
+    for a in acts:
+        k = a._k
+        if k == K_TAKE:
+            take = a
+        elif k in (K_TRANSFER, K_SHOW):
+            transfers.append(a)
+    for a in transfers:
+        if a._k == K_SHOW:
+            # Showing costs nothing: the trump stays in hand.
+            return a
+    attack = sorted(_bits(g._unb), key=lambda c: -value(c, ts))
+    used = 0
+    plan: list[tuple[int, int]] = []
+    for a in attack:
+        cand = hand & ~used & beat[a]
+        if not cand:
+            plan = []
+            break
+        b = _cheapest(cand, ts)
+        used |= BIT[b]
+        plan.append((a, b))
+    cheap_transfer = None
+    if transfers:
+        cheap_transfer = min(transfers, key=lambda a: (len(a._i), sum(value(c, ts) for c in a._i)))
+    if not plan:
+        if cheap_transfer is not None:
+            return cheap_transfer
+        return take  # type: ignore[return-value]
+    used_trumps = used & trumps
+    high_used = any((b >> 2) >= RANK_Q for b in _bits(used))
+    if cheap_transfer is not None and not cheap_transfer._m & trumps and (used_trumps or high_used):
+        return cheap_transfer
+    if talon > 0 and used_trumps and take is not None:
+        attack_plain = g._tmask & ~trumps
+        all_low = all((c >> 2) <= RANK_T for c in _bits(attack_plain))
+        n_table = len(g._tatt) + g._nbeat
+        if talon >= 8 and n_table <= 2 and all_low and hand.bit_count() <= 6:
+            return take
+        high_trump = any((b >> 2) >= RANK_Q for b in _bits(used_trumps))
+        if high_trump and talon >= 6 and n_table <= 3:
+            return take
+    a, b = plan[0]
+    return defend_action(seat, a, b)
+
+
+def _throw(g: Game, seat: int, acts: list[Action]) -> Action:
+    # Tuned against ``easy`` in self-play: shedding every plain card that fits beats
+    # holding high ones back, and once the talon is nearly gone trumps go too (a card
+    # the defender must beat or take hurts most when nobody can refill).
+    ts = g._tsuit
+    trumps = SUIT_MASK[ts]
+    talon = len(g._talon)
+    done = None
+    throws = []
+    for a in acts:
+        if a._k == K_ATTACK:
+            throws.append(a)
+        elif a._k == K_DONE:
+            done = a
+    if not throws:
+        return done if done is not None else acts[0]
+    trumps_ok = talon <= TRUMP_THROW_TALON
+    good = [a for a in throws if trumps_ok or not a._m & trumps]
+    if not good:
+        return done if done is not None else min(throws, key=lambda a: value(a._i[0], ts))
+    return min(good, key=lambda a: (-len(a._i), value(a._i[0], ts)))
+
+
+POLICIES: dict[str, Policy] = {"random": random_move, "easy": easy_move, "medium": medium_move}
+
+
+def playout(g: Game, policy: Policy, rng: random.Random, max_steps: int = 2000) -> None:
+    """Play ``g`` to the end in place, every seat following ``policy``."""
+    steps = 0
+    while g._phase != OVER and steps < max_steps:
+        s = decider(g)
+        if s is None:
+            break
+        acts = legal(g, s)
+        g.apply(policy(g, s, acts, rng) if len(acts) > 1 else acts[0])
+        steps += 1
+
+
+def not_fool(g: Game, seat: int) -> float:
+    """1.0 if ``seat`` (or its team) is not the fool of the finished game, else 0.0."""
+    r = g._result
+    if r is None:
+        return 0.5
+    team = g._c.team
+    if team is not None:
+        return 0.0 if r["fool_team"] == team[seat] else 1.0
+    return 0.0 if r["fool"] == seat else 1.0
