@@ -244,6 +244,16 @@ class Match(models.Model):
     # When the seats that must act now time out; any process may claim it.
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     abort_reason = models.TextField(blank=True)
+    # The deal in progress (or the last one), so an action needs no extra lookup.
+    live_deal = models.ForeignKey(
+        "Deal", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # Moves applied in this match: the next Move.seq, kept here so seq stays gap-free.
+    move_count = models.PositiveIntegerField(default=0)
+    # When the seats that must act now got their turn (turn timer and think time).
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    # When a bot seat should move next; a process claims it by moving it forward.
+    bot_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -1,3 +1,10 @@
 """WebSocket routes of the games app."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games import consumers
+
+websocket_urlpatterns: list = [
+    path("ws/games/<int:match_id>/", consumers.TableConsumer.as_asgi()),
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+]

@@ -1,6 +1,161 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""Lobby and table pages.  Thin: services do the work, rendering builds the table."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from games import rendering, services
+from games.forms import CreateTableForm
+from games.models import Match, Seat
 
 
-def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html")
+def open_tables() -> list[Match]:
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
+    tables = list(
+        Match.objects.filter(status=Match.Status.WAITING, is_private=False)
+        .select_related("variant")
+        .prefetch_related(seats)
+        .order_by("-created_at")[:50]
+    )
+    for table in tables:
+        taken = [s for s in table.seats.all() if s.user_id or s.bot_level]
+        table.taken = len(taken)
+        table.names = [s.display_name for s in taken]
+        table.variant_label = rendering.variant_name(table.variant)
+    return tables
+
+
+def render_open_tables() -> str:
+    return render_to_string("games/lobby.html#open-tables", {"tables": open_tables()})
+
+
+def _my_tables(user) -> list[Match]:
+    if not user.is_authenticated:
+        return []
+    tables = list(
+        Match.objects.filter(seats__user=user)
+        .exclude(status=Match.Status.ABORTED)
+        .select_related("variant")
+        .order_by("-created_at")[:10]
+    )
+    for table in tables:
+        table.variant_label = rendering.variant_name(table.variant)
+    return tables
+
+
+def lobby(request: HttpRequest, form: CreateTableForm | None = None) -> HttpResponse:
+    context = {
+        "tables": open_tables(),
+        "my_tables": _my_tables(request.user),
+        "form": form or CreateTableForm(),
+    }
+    return render(request, "games/lobby.html", context, status=400 if form else 200)
+
+
+def _go(request: HttpRequest, url: str) -> HttpResponse:
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+@login_required
+@require_POST
+def create_table(request: HttpRequest) -> HttpResponse:
+    form = CreateTableForm(request.POST)
+    if not form.is_valid():
+        return lobby(request, form)
+    try:
+        match = services.create_match(
+            request.user,
+            form.cleaned_data["variant"],
+            form.cleaned_data["players"],
+            is_private=form.cleaned_data["is_private"],
+            bots=form.cleaned_data["bots"],
+        )
+    except services.ActionRefused as refused:
+        form.add_error(None, refused.message)
+        return lobby(request, form)
+    return redirect("games:table", match.pk)
+
+
+@login_required
+def table(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match.objects.select_related("variant", "live_deal"), pk=match_id)
+    viewer = rendering.viewer_for(match, request.user)
+    if viewer is None:
+        raise Http404
+    context = rendering.table_context(match, viewer)
+    context["ws_url"] = f"/ws/games/{match.pk}/"
+    context["can_join"] = viewer.seat is None and match.status == Match.Status.WAITING
+    return render(request, "games/table.html", context)
+
+
+def _service_post(request: HttpRequest, match_id: int, call, success_url: str) -> HttpResponse:
+    try:
+        call()
+    except services.ActionRefused as refused:
+        messages.error(request, refused.message)
+        return _go(request, reverse("games:lobby"))
+    return _go(request, success_url)
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id)
+    return _service_post(
+        request,
+        match_id,
+        lambda: services.join_match(match, request.user, token=request.POST.get("token")),
+        reverse("games:table", args=[match_id]),
+    )
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id)
+    return _service_post(
+        request, match_id, lambda: services.leave_match(match, request.user), reverse("games:lobby")
+    )
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id)
+    return _service_post(
+        request,
+        match_id,
+        lambda: services.start_match(match, request.user),
+        reverse("games:table", args=[match_id]),
+    )
+
+
+@login_required
+def join_by_token(request: HttpRequest, token: str) -> HttpResponse:
+    match = get_object_or_404(
+        Match.objects.select_related("variant", "creator"), invite_token=token
+    )
+    if request.method == "POST":
+        return _service_post(
+            request,
+            match.pk,
+            lambda: services.join_match(match, request.user, token=token),
+            reverse("games:table", args=[match.pk]),
+        )
+    context = {
+        "match": match,
+        "variant_label": rendering.variant_name(match.variant),
+        "token": token,
+    }
+    return render(request, "games/invite.html", context)

@@ -1,0 +1,50 @@
+"""Choosing a bot's move: the bots package when present, else a random legal move.
+
+Pure computation on an engine ``Game`` copy's knowledge; no database here, so the
+caller may run it in a worker thread outside any transaction.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from games.engine import Action, Game
+
+try:  # The bots package is developed alongside; keep working without it.
+    from games import bots as _bots
+
+    _choose = getattr(_bots, "choose", None)
+    LEVELS: tuple[str, ...] = tuple(getattr(_bots, "LEVELS", ()))
+except ImportError:  # pragma: no cover - depends on the checkout
+    _choose = None
+    LEVELS = ()
+
+_rng = secrets.SystemRandom()
+
+
+def legal_for(game: Game, seat: int) -> list[Action]:
+    return [a for a in game.legal_actions() if a.seat == seat and a.kind != "swap"]
+
+
+def choose_action(
+    game: Game, seat: int, level: str, *, seconds: float | None = None
+) -> Action | None:
+    """The action bot ``level`` plays for ``seat`` now, or None when it waits."""
+    legal = legal_for(game, seat)
+    if not legal:
+        return None
+    if _choose is not None and level in LEVELS:
+        try:
+            action = _choose(level, game.knowledge(seat), _rng, seconds)
+        except Exception:  # A faulty bot must not stall the table: fall back below.
+            action = None
+        else:
+            if action is None or action in game.legal_actions():
+                return action
+    return _fallback(legal, _rng)
+
+
+def _fallback(legal: list[Action], rng: random.Random) -> Action:
+    # Prefer ending a bout over throwing in forever; otherwise any legal move.
+    return rng.choice(legal)

@@ -1,0 +1,203 @@
+"""WebSocket consumers: one table socket per viewer, and the lobby.
+
+They only translate frames into service calls and renders.  Every render is of the
+socket's own viewer; the group carries nothing but "match changed, version N".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.html import escape
+from django.utils.translation import gettext as _
+
+from games import bot_runner, rendering, services
+from games.action_log import log_refused_action
+from games.conf import setting
+from games.models import Match
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+
+
+def _open_viewer(match_id: int, user: Any) -> rendering.Viewer | None:
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return None
+    viewer = rendering.viewer_for(match, user)
+    if viewer is not None and viewer.seat is not None:
+        services.seat_connected(match_id, user)
+    return viewer
+
+
+def _hint(match_id: int, seat: int) -> str | None:
+    match = Match.objects.get(pk=match_id)
+    game = services.load_game(match)
+    if game is None or match.status != Match.Status.PLAYING:
+        return None
+    action = bot_runner.choose_action(game, seat, "medium", seconds=0.2)
+    return str(action) if action is not None else None
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """``/ws/games/<id>/``: pushes this viewer's table; receives actions, chat, sync."""
+
+    viewer: rendering.Viewer | None = None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.group = services.group_name(self.match_id)
+        self.sent_version = -1
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.user = user
+        self.viewer = await database_sync_to_async(_open_viewer)(self.match_id, user)
+        if self.viewer is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # The ws extension never replays missed messages: every (re)connect gets it all.
+        await self.send_state(full=True)
+
+    async def disconnect(self, code: int) -> None:
+        if self.viewer is None:
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.viewer.seat is not None:
+            await database_sync_to_async(services.seat_disconnected)(self.match_id, self.user)
+
+    # ------------------------------------------------------------ incoming
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.viewer is None:
+            return
+        if text_data is None:
+            await self.refuse(_("Send JSON text frames."), "malformed")
+            return
+        if len(text_data.encode()) > setting("GAMES_MAX_FRAME"):
+            await self.refuse(_("That message is too long."), "oversized")
+            return
+        try:
+            data = json.loads(text_data)
+        except ValueError:
+            await self.refuse(_("That message is not valid JSON."), "malformed")
+            return
+        if not isinstance(data, dict):
+            await self.refuse(_("That message is not valid JSON."), "malformed")
+            return
+        handler = {
+            "action": self.on_action,
+            "chat": self.on_chat,
+            "sync": self.on_sync,
+            "resign": self.on_resign,
+            "rematch": self.on_rematch,
+            "hint": self.on_hint,
+        }.get(data.get("type"))
+        if handler is None:
+            await self.refuse(_("Unknown message type."), "unknown")
+            return
+        await handler(data)
+
+    async def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a service; a refusal goes back to this socket only."""
+        try:
+            return await database_sync_to_async(function)(*args, **kwargs)
+        except services.ActionRefused as refused:
+            await self.send_error(refused.message)
+            return None
+
+    async def on_action(self, data: dict[str, Any]) -> None:
+        await self.call(
+            services.apply_action,
+            self.match_id,
+            self.user,
+            data.get("action"),
+            version=data.get("version"),
+        )
+
+    async def on_chat(self, data: dict[str, Any]) -> None:
+        await self.call(services.post_chat, self.match_id, self.user, data.get("text"))
+
+    async def on_sync(self, data: dict[str, Any]) -> None:
+        await self.send_state(full=True)
+
+    async def on_resign(self, data: dict[str, Any]) -> None:
+        await self.call(services.resign, self.match_id, self.user)
+
+    async def on_rematch(self, data: dict[str, Any]) -> None:
+        await self.call(services.start_next_deal, self.match_id, self.user)
+
+    async def on_hint(self, data: dict[str, Any]) -> None:
+        if self.viewer.seat is None:
+            await self.send_error(_("Spectators get no hints."))
+            return
+        action = await sync_to_async(_hint, thread_sensitive=False)(self.match_id, self.viewer.seat)
+        text = action or _("Nothing to do right now.")
+        await self.send(
+            text_data=f'<div id="table-hint" class="hint" data-action="{escape(action or "")}">'
+            f"{escape(_('Hint:'))} {escape(text)}</div>"
+        )
+
+    async def refuse(self, message: str, kind: str) -> None:
+        log_refused_action(self.match_id, self.user.pk, self.viewer.seat, kind, kind)
+        await self.send_error(message)
+
+    # ------------------------------------------------------------ outgoing
+
+    async def send_error(self, message: str) -> None:
+        html = await database_sync_to_async(rendering.render_error)(message, self.sent_version)
+        await self.send(text_data=html)
+
+    async def send_state(self, *, full: bool = False) -> None:
+        version, html = await database_sync_to_async(rendering.render_state)(
+            self.match_id, self.viewer, full=full
+        )
+        self.sent_version = max(self.sent_version, version)
+        await self.send(text_data=html)
+
+    async def match_changed(self, event: dict[str, Any]) -> None:
+        what = event.get("what")
+        if what == "chat":
+            html = await database_sync_to_async(rendering.render_chat)(self.match_id, self.viewer)
+            await self.send(text_data=html)
+            return
+        version = event.get("version")
+        if what == "state" and version is not None and version <= self.sent_version:
+            return  # An earlier render already showed this version or a later one.
+        await self.send_state(full=version is None)
+
+
+def _lobby_html() -> str:
+    from games.views import render_open_tables
+
+    return render_open_tables()
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """``/ws/lobby/``: the open-tables list, pushed whenever a table opens or fills."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self.send(text_data=await database_sync_to_async(_lobby_html)())
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # The lobby only listens; any frame just asks for the list again.
+        await self.send(text_data=await database_sync_to_async(_lobby_html)())
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=await database_sync_to_async(_lobby_html)())

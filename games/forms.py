@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.models import BotLevel, RuleVariant
+from games.rendering import variant_name
+
+MAX_SEATS = 8
+
+
+class VariantField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: RuleVariant) -> str:
+        return f"{variant_name(obj)} ({obj.min_players}–{obj.max_players})"
+
+
+class CreateTableForm(forms.Form):
+    """A new table: variant, size, privacy, and who fills seats 1.. (a player or a bot)."""
+
+    variant = VariantField(
+        queryset=RuleVariant.objects.filter(is_active=True), empty_label=None, label=_("Variant")
+    )
+    players = forms.IntegerField(label=_("Players"), min_value=2, max_value=MAX_SEATS, initial=2)
+    is_private = forms.BooleanField(
+        label=_("Private table"),
+        required=False,
+        help_text=_("Only people with the invite link can join."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", _("Wait for a player")), *BotLevel.choices]
+        for number in range(1, MAX_SEATS):
+            self.fields[f"seat_{number}"] = forms.ChoiceField(
+                label=_("Seat %(number)d") % {"number": number + 1},
+                choices=choices,
+                required=False,
+                initial="medium" if number == 1 else "",
+            )
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{number}"] for number in range(1, MAX_SEATS)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        variant, players = data.get("variant"), data.get("players")
+        if variant is None or players is None:
+            return data
+        if not variant.min_players <= players <= variant.max_players:
+            self.add_error(
+                "players",
+                _("%(variant)s is played by %(low)d to %(high)d players.")
+                % {
+                    "variant": variant_name(variant),
+                    "low": variant.min_players,
+                    "high": variant.max_players,
+                },
+            )
+            return data
+        for number in range(players, MAX_SEATS):
+            if data.get(f"seat_{number}"):
+                self.add_error(f"seat_{number}", _("This table has no such seat."))
+        data["bots"] = [data.get(f"seat_{number}") or "" for number in range(1, players)]
+        return data

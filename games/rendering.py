@@ -1,0 +1,280 @@
+"""What one viewer sees of a table: the template context shared by the page and the pushes.
+
+Everything here reads the engine's ``view(seat)`` of the viewer, never another seat's
+hand, so a rendered fragment holds only cards the viewer may know.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from games import services
+from games.engine import Action
+from games.models import Match, Seat
+
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+RANKS = {"T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+SUIT_NAMES = {
+    "C": gettext_noop("clubs"),
+    "D": gettext_noop("diamonds"),
+    "H": gettext_noop("hearts"),
+    "S": gettext_noop("spades"),
+}
+RANK_NAMES = {
+    "J": gettext_noop("jack"),
+    "Q": gettext_noop("queen"),
+    "K": gettext_noop("king"),
+    "A": gettext_noop("ace"),
+}
+# Standard variant names live in the database; listed here so they reach the catalogue.
+VARIANT_NAMES = [
+    gettext_noop("Classic"),
+    gettext_noop("Transfer"),
+    gettext_noop("Transfer with trump show"),
+    gettext_noop("Teams 2x2"),
+    gettext_noop("Teams 3x3"),
+    gettext_noop("52-card"),
+    gettext_noop("24-card"),
+    gettext_noop("One winner"),
+]
+MAX_BACKS = 8
+
+
+def variant_name(variant: Any) -> str:
+    return _(variant.name)
+
+
+def card(code: str) -> dict[str, Any]:
+    rank, suit = code[0], code[1]
+    rank_label = RANKS.get(rank, rank)
+    return {
+        "code": code,
+        "rank": rank_label,
+        "suit": SUITS[suit],
+        "red": suit in "DH",
+        "label": _("%(rank)s of %(suit)s")
+        % {
+            "rank": _(RANK_NAMES[rank]) if rank in RANK_NAMES else rank_label,
+            "suit": _(SUIT_NAMES[suit]),
+        },
+    }
+
+
+@dataclass
+class Viewer:
+    """Who is looking: a seat number, or None for a spectator."""
+
+    user_id: int | None
+    seat: int | None
+
+
+def viewer_for(match: Match, user: Any) -> Viewer | None:
+    """The viewer's seat, None-seated for a spectator; None when they may not look."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    seat = Seat.objects.filter(match=match, user=user).values_list("number", flat=True).first()
+    if seat is None and match.is_private:
+        return None
+    return Viewer(user.pk, seat)
+
+
+def _epoch_ms(value: Any) -> int | None:
+    return int(value.timestamp() * 1000) if value else None
+
+
+def table_context(match: Match, viewer: Viewer, *, with_chat: bool = True) -> dict[str, Any]:
+    seats = list(match.seats.select_related("user").order_by("number"))
+    game = services.load_game(match)
+    me = viewer.seat
+    view = game.view(me) if game is not None else None
+    playing = match.status == Match.Status.PLAYING
+    legal = [Action.parse(t) for t in view.get("legal", [])] if view and playing else []
+    to_act = set(view["to_act"]) if view and playing else set()
+    deadline = _epoch_ms(match.turn_deadline) if playing else None
+
+    seat_rows = []
+    for seat in seats:
+        count = view["hand_counts"][seat.number] if view else 0
+        seat_rows.append(
+            {
+                "number": seat.number,
+                "name": seat.display_name if (seat.user_id or seat.bot_level) else _("Free seat"),
+                "is_empty": not (seat.user_id or seat.bot_level),
+                "is_bot": seat.is_bot,
+                "is_me": seat.number == me,
+                "team": seat.team,
+                "count": count,
+                "backs": range(min(count, MAX_BACKS)),
+                "is_attacker": bool(view) and playing and view["attacker"] == seat.number,
+                "is_defender": bool(view) and playing and view["defender"] == seat.number,
+                "to_act": seat.number in to_act,
+                "is_out": bool(view) and seat.number in view["out"],
+                "said_done": bool(view) and playing and seat.number in view["done"],
+                "connected": seat.is_bot or seat.connections > 0,
+                "fools": seat.fools,
+                "deadline": deadline if seat.number in to_act else None,
+            }
+        )
+    # Seats go round the table starting after the viewer, so "you" sit at the bottom.
+    start = (me + 1) if me is not None else 0
+    others = [row for row in seat_rows[start:] + seat_rows[:start] if not row["is_me"]]
+
+    hand = []
+    controls: dict[str, Any] = {"simple": [], "multi": [], "transfers": [], "shows": []}
+    if view and me is not None and view["hand"] is not None:
+        by_card: dict[str, dict[str, Any]] = {
+            code: {**card(code), "lead": "", "transfer": "", "beats": []} for code in view["hand"]
+        }
+        for action in legal:
+            if action.kind == "attack":
+                if len(action.cards) == 1:
+                    by_card[action.cards[0]]["lead"] = str(action)
+                else:
+                    controls["multi"].append(
+                        {"action": str(action), "cards": [card(c) for c in action.cards]}
+                    )
+            elif action.kind == "defend":
+                by_card[action.cards[1]]["beats"].append(action.cards[0])
+            elif action.kind == "transfer":
+                if len(action.cards) == 1:
+                    by_card[action.cards[0]]["transfer"] = str(action)
+                controls["transfers"].append(
+                    {"action": str(action), "cards": [card(c) for c in action.cards]}
+                )
+            elif action.kind == "show":
+                controls["shows"].append(
+                    {"action": str(action), "cards": [card(c) for c in action.cards]}
+                )
+            else:
+                controls["simple"].append({"action": str(action), "kind": action.kind})
+        for code in view["hand"]:
+            entry = by_card[code]
+            entry["beats"] = " ".join(entry["beats"])
+            entry["playable"] = bool(entry["lead"] or entry["beats"] or entry["transfer"])
+            hand.append(entry)
+    can_resign = playing and me is not None and view is not None and me not in view["out"]
+
+    table = []
+    if view:
+        for attack, defence in view["table"]:
+            table.append({"attack": card(attack), "defence": card(defence) if defence else None})
+
+    names = {row["number"]: row["name"] for row in seat_rows}
+    context: dict[str, Any] = {
+        "match": match,
+        "variant_name": variant_name(match.variant),
+        "version": match.version,
+        "now_ms": int(time.time() * 1000),
+        "me": me,
+        "is_player": me is not None,
+        "is_creator": viewer.user_id == match.creator_id,
+        "playing": playing,
+        "waiting": match.status == Match.Status.WAITING,
+        "finished": match.status == Match.Status.FINISHED,
+        "aborted": match.status == Match.Status.ABORTED,
+        "view": view,
+        "seats": seat_rows,
+        "others": others,
+        "my_row": seat_rows[me] if me is not None else None,
+        "hand": hand,
+        "controls": controls,
+        "can_resign": can_resign,
+        "table": table,
+        "trump": card(view["trump"]) if view else None,
+        "deadline": deadline,
+        "status_text": _status_text(match, view, me, names, to_act),
+        "result": _result(match, view, names, me) if view and view["is_over"] else None,
+        "invite_url": reverse("games:join_by_token", args=[match.invite_token])
+        if match.is_private and match.status == Match.Status.WAITING
+        else "",
+    }
+    if with_chat:
+        context["chat"] = services.visible_chat(match, seated=me is not None)
+        context["chat_channel"] = _("Players") if me is not None else _("Spectators")
+    return context
+
+
+def _status_text(
+    match: Match,
+    view: dict[str, Any] | None,
+    me: int | None,
+    names: dict[int, str],
+    to_act: set[int],
+) -> str:
+    if match.status == Match.Status.WAITING:
+        return _("Waiting for players to take the free seats.")
+    if match.status == Match.Status.ABORTED:
+        return _("This table was stopped: %(reason)s") % {"reason": match.abort_reason}
+    if view is None or view["is_over"]:
+        return _("The game is over.")
+    defender = view["defender"]
+    if me is not None and me in to_act:
+        if me == defender:
+            return _("Your turn: beat the cards or take them.")
+        if view["phase"] == "lead":
+            return _("Your turn: lead a card.")
+        return _("You may throw in cards or say done.")
+    if view["phase"] == "lead":
+        return _("%(name)s leads.") % {"name": names[view["attacker"]]}
+    if defender in to_act:
+        return _("%(name)s is defending.") % {"name": names[defender]}
+    return _("Waiting for %(names)s.") % {"names": ", ".join(names[s] for s in sorted(to_act))}
+
+
+def _result(
+    match: Match, view: dict[str, Any], names: dict[int, str], me: int | None
+) -> dict[str, Any]:
+    result = view["result"] or {}
+    fool = result.get("fool")
+    winner = result.get("winner")
+    deal = match.live_deal
+    return {
+        "draw": bool(result.get("draw")),
+        "fool": names.get(fool) if fool is not None else None,
+        "fool_is_me": fool is not None and fool == me,
+        "fool_team": result.get("fool_team"),
+        "winner": names.get(winner) if winner is not None else None,
+        "epaulettes": range(result.get("epaulettes") or 0),
+        "end_reason": deal.get_end_reason_display() if deal and deal.end_reason else "",
+        "deal_number": deal.number if deal else 1,
+        "can_rematch": me is not None and match.status == Match.Status.FINISHED,
+    }
+
+
+STATE_TEMPLATE = "games/partials.html#state"
+CHAT_TEMPLATE = "games/partials.html#chat"
+ERROR_TEMPLATE = "games/partials.html#error"
+
+
+def render_state(match_id: int, viewer: Viewer, *, full: bool = False) -> tuple[int, str]:
+    """(version, html) of the viewer's table; ``full`` adds the chat."""
+    match = Match.objects.select_related("variant", "live_deal").get(pk=match_id)
+    context = table_context(match, viewer, with_chat=full)
+    html = render_to_string(STATE_TEMPLATE, context)
+    if full:
+        html += render_to_string(CHAT_TEMPLATE, context)
+    return match.version, html
+
+
+def render_chat(match_id: int, viewer: Viewer) -> str:
+    match = Match.objects.get(pk=match_id)
+    return render_to_string(
+        CHAT_TEMPLATE,
+        {
+            "match": match,
+            "chat": services.visible_chat(match, seated=viewer.seat is not None),
+            "is_player": viewer.seat is not None,
+            "chat_channel": _("Players") if viewer.seat is not None else _("Spectators"),
+        },
+    )
+
+
+def render_error(message: str, version: int | None = None) -> str:
+    return render_to_string(ERROR_TEMPLATE, {"message": message, "version": version})

@@ -1,0 +1,82 @@
+"""The per-process background ticker: expired turn timers and due bot moves.
+
+Each server process runs one ticker task on its event loop, started by the first
+request or socket it serves (``TickerMiddleware``).  Deadlines and bot turns live in
+the database and are claimed under row locks, so any number of processes may tick
+and the ticker never depends on a particular socket staying open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from django.db import close_old_connections
+
+from games import services
+from games.conf import setting
+
+logger = logging.getLogger(__name__)
+
+_task: asyncio.Task | None = None
+_busy: set[int] = set()
+
+
+def ensure_started() -> None:
+    """Start this process's ticker on the running loop, once."""
+    global _task
+    if not setting("GAMES_TICKER"):
+        return
+    loop = asyncio.get_running_loop()
+    if _task is None or _task.done() or _task.get_loop() is not loop:
+        _task = loop.create_task(_run())
+
+
+async def _run() -> None:
+    while True:
+        try:
+            await tick()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("game ticker failed; trying again")
+        await asyncio.sleep(setting("GAMES_TICK_SECONDS"))
+
+
+async def tick() -> None:
+    await database_sync_to_async(services.expire_deadlines)()
+    for match_id in await database_sync_to_async(services.due_bot_matches)():
+        if match_id in _busy:
+            continue
+        _busy.add(match_id)
+        task = asyncio.ensure_future(_bot_turn(match_id))
+        task.add_done_callback(lambda _t, m=match_id: _busy.discard(m))
+
+
+async def _bot_turn(match_id: int) -> None:
+    # A worker thread of its own: bot search must not hold up the shared database thread.
+    await sync_to_async(_bot_turn_sync, thread_sensitive=False)(match_id)
+
+
+def _bot_turn_sync(match_id: int) -> None:
+    close_old_connections()
+    try:
+        services.run_bot_turn(match_id)
+    except Exception:
+        logger.exception("bot move at match %s failed", match_id)
+    finally:
+        close_old_connections()
+
+
+class TickerMiddleware:
+    """ASGI wrapper that makes sure the ticker runs in the serving process."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> Any:
+        ensure_started()
+        return await self.app(scope, receive, send)

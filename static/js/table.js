@@ -1,0 +1,144 @@
+// The table page: card selection, sending actions over the socket, version-gap
+// resync, turn countdowns.  The server renders everything; this only wires clicks.
+(function () {
+  "use strict";
+  const page = document.getElementById("table-page");
+  if (!page) return;
+  const seat = page.dataset.seat;
+  const actionForm = document.getElementById("action-form");
+  const commandForm = document.getElementById("command-form");
+  let lastVersion = null;
+  let clockOffset = 0;
+  let selected = null;
+  let refocus = null;
+
+  function currentVersion() {
+    const el = document.getElementById("table-version");
+    return el ? parseInt(el.dataset.version, 10) : null;
+  }
+
+  function sendAction(text) {
+    actionForm.elements.action.value = text;
+    actionForm.elements.version.value = currentVersion();
+    actionForm.requestSubmit();
+  }
+
+  function sendCommand(type) {
+    commandForm.elements.type.value = type;
+    commandForm.requestSubmit();
+  }
+
+  function clearSelection() {
+    selected = null;
+    page.querySelectorAll(".hand-card.selected").forEach((b) => {
+      b.classList.remove("selected");
+      b.setAttribute("aria-pressed", "false");
+    });
+    page.querySelectorAll(".attack-target").forEach((b) => {
+      b.disabled = true;
+      b.classList.remove("can-beat");
+    });
+  }
+
+  function select(button) {
+    clearSelection();
+    selected = button;
+    button.classList.add("selected");
+    button.setAttribute("aria-pressed", "true");
+    const beats = (button.dataset.beats || "").split(" ").filter(Boolean);
+    let first = null;
+    page.querySelectorAll(".attack-target").forEach((b) => {
+      if (beats.includes(b.dataset.attack)) {
+        b.disabled = false;
+        b.classList.add("can-beat");
+        first = first || b;
+      }
+    });
+    if (first) first.focus();
+  }
+
+  page.addEventListener("click", (event) => {
+    const target = event.target.closest("button");
+    if (!target || target.disabled || !page.contains(target)) return;
+    if (target.classList.contains("hand-card")) {
+      refocus = { card: target.dataset.card };
+      const lead = target.dataset.lead;
+      const beats = target.dataset.beats;
+      const transfer = target.dataset.transfer;
+      if (selected === target) {
+        clearSelection();
+      } else if (beats) {
+        select(target);
+      } else if (lead) {
+        sendAction(lead);
+      } else if (transfer) {
+        sendAction(transfer);
+      }
+    } else if (target.classList.contains("attack-target") && selected) {
+      sendAction(`${seat} defend ${target.dataset.attack} ${selected.dataset.card}`);
+      clearSelection();
+    } else if (target.dataset.action) {
+      refocus = { action: true };
+      sendAction(target.dataset.action);
+    } else if (target.classList.contains("control-resign")) {
+      if (window.confirm(target.dataset.confirm)) sendCommand("resign");
+    } else if (target.classList.contains("control-rematch")) {
+      sendCommand("rematch");
+    }
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") clearSelection();
+  });
+
+  function restoreFocus() {
+    if (!refocus) return;
+    const wanted = refocus.card && page.querySelector(`.hand-card[data-card="${refocus.card}"]:not([disabled])`);
+    const fallback = page.querySelector(".hand-card:not([disabled]), #table-controls button");
+    (wanted || fallback || page).focus?.();
+    refocus = null;
+  }
+
+  // After every push: check the version, keep the clock in step, show errors.
+  document.body.addEventListener("htmx:wsAfterMessage", () => {
+    selected = null;
+    const el = document.getElementById("table-version");
+    if (el) {
+      const version = parseInt(el.dataset.version, 10);
+      if (el.dataset.now) clockOffset = parseInt(el.dataset.now, 10) - Date.now();
+      // A version gap means a push was lost (at-most-once delivery): ask for it all.
+      if (lastVersion !== null && version > lastVersion + 1) sendCommand("sync");
+      lastVersion = lastVersion === null ? version : Math.max(lastVersion, version);
+    }
+    const error = document.getElementById("table-error");
+    if (error && error.textContent.trim()) {
+      error.classList.add("visible");
+      clearTimeout(error._timer);
+      error._timer = setTimeout(() => error.classList.remove("visible"), 4000);
+    }
+    restoreFocus();
+    tick();
+  });
+
+  const connection = document.getElementById("connection-state");
+  document.body.addEventListener("htmx:wsOpen", () => {
+    connection.dataset.state = "open";
+    connection.textContent = connection.dataset.openText || "";
+  });
+  document.body.addEventListener("htmx:wsClose", () => {
+    connection.dataset.state = "closed";
+    connection.textContent = connection.dataset.closedText || "offline";
+    lastVersion = null; // the reconnect brings a full render
+  });
+
+  function tick() {
+    const now = Date.now() + clockOffset;
+    page.querySelectorAll(".countdown[data-deadline]").forEach((el) => {
+      const left = Math.max(0, Math.ceil((parseInt(el.dataset.deadline, 10) - now) / 1000));
+      el.textContent = `${left}s`;
+      el.classList.toggle("urgent", left <= 5);
+    });
+  }
+  setInterval(tick, 250);
+  tick();
+})();
