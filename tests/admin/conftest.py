@@ -1,0 +1,142 @@
+"""Fixtures for the admin tests: users in each role and tables built row by row."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.cache import cache
+from django.utils import timezone
+
+from games.models import Deal, Match, Move, RuleVariant, Seat
+
+User = get_user_model()
+PASSWORD = "kozyrnaya-shestyorka-42"
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    # Real hashing costs a second per test here; these tests are not about hashing.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def clear_cache():
+    # The log-in rate limit lives in the cache.
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def superuser(db):
+    return User.objects.create_superuser("root", "root@example.org", PASSWORD)
+
+
+@pytest.fixture
+def moderator(db):
+    user = User.objects.create_user("moder", password=PASSWORD, is_staff=True)
+    user.groups.add(Group.objects.get(name="moderators"))
+    return user
+
+
+@pytest.fixture
+def admin_client(client, superuser):
+    client.force_login(superuser)
+    return client
+
+
+@pytest.fixture
+def moderator_client(client, moderator):
+    client.force_login(moderator)
+    return client
+
+
+@pytest.fixture
+def players(db):
+    return [User.objects.create_user(name, password=PASSWORD) for name in ("ivan", "olga", "petr")]
+
+
+@pytest.fixture
+def classic(db):
+    return RuleVariant.objects.get(slug="classic")
+
+
+def make_match(
+    variant: RuleVariant,
+    users: list,
+    *,
+    status: str = Match.Status.PLAYING,
+    bots: tuple[str, ...] = (),
+    is_private: bool = False,
+    players: int | None = None,
+) -> Match:
+    """A table with ``users`` then ``bots`` in seat order, then empty seats up to
+    ``players``, written directly."""
+    taken = len(users) + len(bots)
+    players = players or taken
+    match = Match.objects.create(
+        variant=variant,
+        players=players,
+        rules=variant.rules_for(players).to_dict(),
+        creator=users[0],
+        status=status,
+        is_private=is_private,
+    )
+    Seat.objects.bulk_create(
+        [Seat(match=match, number=n, user=u) for n, u in enumerate(users)]
+        + [Seat(match=match, number=len(users) + n, bot_level=b) for n, b in enumerate(bots)]
+        + [Seat(match=match, number=n) for n in range(taken, players)]
+    )
+    return match
+
+
+def make_deal(
+    match: Match,
+    *,
+    number: int = 1,
+    status: str = Deal.Status.FINISHED,
+    fool_seat: int | None = None,
+    first_attacker: int | None = 0,
+    is_draw: bool = False,
+    end_reason: str = Deal.EndReason.NORMAL,
+    moves: int = 0,
+    sources: tuple[str, ...] = (),
+    finished_at: datetime.datetime | None = None,
+    minutes: float = 5,
+) -> Deal:
+    """A deal with ``moves`` moves; ``sources`` gives the first moves' sources."""
+    finished_at = finished_at or timezone.now()
+    deal = Deal.objects.create(
+        match=match,
+        number=number,
+        rules=match.rules,
+        deck=[],
+        dealer=0,
+        first_attacker=first_attacker,
+        status=status,
+        fool_seat=fool_seat,
+        is_draw=is_draw,
+        end_reason=end_reason if status != Deal.Status.PLAYING else "",
+        move_count=moves,
+        finished_at=finished_at if status != Deal.Status.PLAYING else None,
+    )
+    # started_at is auto_now_add: set it afterwards to fix the game's length.
+    Deal.objects.filter(pk=deal.pk).update(
+        started_at=finished_at - datetime.timedelta(minutes=minutes)
+    )
+    start = Move.objects.filter(match=match).count()
+    Move.objects.bulk_create(
+        Move(
+            match=match,
+            deal=deal,
+            seq=start + i,
+            seat=i % match.players,
+            action=f"{i % match.players} done",
+            source=sources[i] if i < len(sources) else Move.Source.PLAYER,
+        )
+        for i in range(moves)
+    )
+    return deal
