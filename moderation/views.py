@@ -40,7 +40,12 @@ def report(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Thank you. A moderator will look at your report."))
         return _back(request)
     if is_htmx:
-        context = {"form": form, "field_values": request.POST}
+        context = {
+            "form": form,
+            "match_id": request.POST.get("match", ""),
+            "reported_id": request.POST.get("reported_user", ""),
+            "message_id": request.POST.get("chat_message", ""),
+        }
         return render(request, "moderation/report_form.html#form", context)
     for error in form.non_field_errors() or [_("The report could not be sent.")]:
         messages.error(request, error)
