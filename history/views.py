@@ -21,6 +21,7 @@ from games.models import Match, RuleVariant, Seat
 from history import replay as replay_service
 from history import services
 from history.models import PlayerGame, RatingClass
+from history.move_list import move_list_html, step_url
 
 GAMES_PER_PAGE = 20
 # Large JSON columns a list never shows.
@@ -72,7 +73,7 @@ def my_games(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, template, context)
 
 
-def _replay_context(request: HttpRequest, pk: int) -> dict:
+def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
     match = get_object_or_404(Match.objects.select_related("variant"), pk=pk)
     if not services.can_replay(request.user, match):
         # Private matches do not admit they exist to non-players.
@@ -92,10 +93,8 @@ def _replay_context(request: HttpRequest, pk: int) -> dict:
     players = len(timeline.snapshots[0]["hands"])
     base = reverse("history:replay", args=[match.pk])
 
-    def url(**changes: int | None) -> str:
-        params = {"deal": deal.number, "step": step, "seat": seat}
-        params.update(changes)
-        return base + "?" + urlencode({k: v for k, v in params.items() if v is not None})
+    def url(step: int) -> str:
+        return step_url(base, deal.number, step, seat)
 
     seat_rows = []
     for number in range(players):
@@ -112,11 +111,19 @@ def _replay_context(request: HttpRequest, pk: int) -> dict:
             }
         )
     # A seat's view lists only the moves made so far: later ones would show cards
-    # that seat could not know yet.
-    moves = timeline.moves if seat is None else timeline.moves[:step]
-    move_rows = [
-        {"move": m, "name": names.get(m.seat, f"#{m.seat}"), "url": url(step=m.step)} for m in moves
-    ]
+    # that seat could not know yet.  The full list is only drawn with the page (a
+    # step fragment of the face-up replay leaves it alone).
+    move_list = None
+    if seat is not None or not partial:
+        move_list = move_list_html(
+            timeline.moves if seat is None else timeline.moves[:step],
+            names,
+            base=base,
+            deal=deal.number,
+            step=step,
+            seat=seat,
+            oob=partial,
+        )
     current = timeline.moves[step - 1] if step else None
     return {
         "match": match,
@@ -128,15 +135,16 @@ def _replay_context(request: HttpRequest, pk: int) -> dict:
         "seat": seat,
         "state": state,
         "seat_rows": seat_rows,
-        "move_rows": move_rows,
+        "move_list": None if partial else move_list,
+        "oob_move_list": move_list if partial else None,
         "current": current,
         "current_name": names.get(current.seat) if current else "",
         "result_text": _result_text(deal, names),
         "urls": {
-            "first": url(step=0),
-            "prev": url(step=max(0, step - 1)),
-            "next": url(step=min(timeline.last, step + 1)),
-            "last": url(step=timeline.last),
+            "first": url(0),
+            "prev": url(max(0, step - 1)),
+            "next": url(min(timeline.last, step + 1)),
+            "last": url(timeline.last),
             "base": base,
             "record": reverse("history:record", args=[match.pk]) + f"?deal={deal.number}",
         },
@@ -161,9 +169,10 @@ def _result_text(deal, names: dict[int, str]) -> str:
 @require_GET
 @vary_on_headers("HX-Request")
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
-    context = _replay_context(request, pk)
+    partial = _wants_partial(request)
+    context = _replay_context(request, pk, partial)
     template = "history/replay.html"
-    if _wants_partial(request):
+    if partial:
         template += "#replay-step"
     return render(request, template, context)
 

@@ -1,0 +1,79 @@
+"""The replay's move list as HTML, built in one pass.
+
+A 300-move list through the template engine costs tens of milliseconds; joined
+here it costs well under one, which keeps a step inside its 20 ms budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from history.replay import Move
+
+_LINK = (
+    '<a href="{url}" hx-get="{url}" hx-target="#replay-step" hx-swap="outerHTML" '
+    'hx-push-url="true">'
+)
+
+
+def step_url(base: str, deal: int, step: int, seat: int | None) -> str:
+    url = f"{base}?deal={deal}&step={step}"
+    return url if seat is None else f"{url}&seat={seat}"
+
+
+def move_list_html(
+    moves: Sequence[Move],
+    names: dict[int, str],
+    *,
+    base: str,
+    deal: int,
+    step: int,
+    seat: int | None,
+    oob: bool = False,
+) -> SafeString:
+    labels = {
+        "beaten": escape(_("beaten")),
+        "taken": escape(_("taken")),
+        "over": escape(_("game over")),
+    }
+    names = {number: escape(name) for number, name in names.items()}
+    parts = [
+        '<ol id="move-list" class="move-list"',
+        ' hx-swap-oob="true">' if oob else ">",
+        '<li class="move{}" data-step="0">'.format(" is-current" if step == 0 else ""),
+        _LINK.format(url=escape(step_url(base, deal, 0, seat))),
+        escape(_("Deal")),
+        "</a></li>",
+    ]
+    bout = None
+    for move in moves:
+        if move.bout != bout:
+            bout = move.bout
+            parts.append(
+                '<li class="bout-mark" aria-hidden="true">'
+                + escape(_("Bout %(number)s") % {"number": bout + 1})
+                + "</li>"
+            )
+        classes = "move"
+        if move.step == step:
+            classes += " is-current"
+        if move.bout_end:
+            classes += " ends-bout"
+        parts.append(f'<li class="{classes}" data-step="{move.step}">')
+        parts.append(_LINK.format(url=escape(step_url(base, deal, move.step, seat))))
+        parts.append(
+            f'<span class="move-no">{move.step}.</span> '
+            f'<span class="move-who">{names.get(move.seat, move.seat)}</span> '
+            f'<span class="move-text">{escape(move.text)}</span>'
+        )
+        if move.bout_end:
+            parts.append(f' <span class="move-end">{labels[move.bout_end]}</span>')
+        if move.game_over:
+            parts.append(f' <span class="move-end">{labels["over"]}</span>')
+        parts.append("</a></li>")
+    parts.append("</ol>")
+    return mark_safe("".join(parts))
