@@ -126,7 +126,11 @@ def test_reports_flow_open_to_actioned_or_dismissed(moderator_client, moderator,
     handle(moderator_client, "mark_dismissed", [second], "Nothing rude")
     first.refresh_from_db()
     second.refresh_from_db()
-    assert (first.status, first.handled_by, first.note) == ("actioned", moderator, "Muted for a day")
+    assert (first.status, first.handled_by, first.note) == (
+        "actioned",
+        moderator,
+        "Muted for a day",
+    )
     assert (second.status, second.handled_by) == ("dismissed", moderator)
     assert first.handled_at is not None
     # A handled report is not handled again by a later click.
