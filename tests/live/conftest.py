@@ -22,6 +22,18 @@ VERSION = re.compile(r'id="table-version"[^>]*data-version="(\d+)"')
 
 
 @pytest.fixture(autouse=True)
+def standard_variants(django_db_blocker):
+    """Transactional tests flush the data migration's variants: put them back."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0002_standard_variants")
+    with django_db_blocker.unblock():
+        migration.create_variants(apps, None)
+
+
+@pytest.fixture(autouse=True)
 def fast_live_settings(settings):
     settings.GAMES_BOT_DELAY = (0.0, 0.0)
     settings.GAMES_CHAT_RATE = (3, 10)
@@ -72,10 +84,17 @@ class Socket:
                 return frame
 
     async def until_version(self, version: int, timeout: float = 5) -> str:
-        return await self.until(lambda f: frame_version(f) is not None and frame_version(f) >= version, timeout)
+        return await self.until(
+            lambda f: frame_version(f) is not None and frame_version(f) >= version, timeout
+        )
 
     async def until_error(self, timeout: float = 5) -> str:
         return await self.until(lambda f: 'id="table-error"' in f, timeout)
+
+    async def drain(self) -> None:
+        """Read whatever is still on its way (presence pushes after connects)."""
+        while not await self.comm.receive_nothing(timeout=0.3):
+            await self.receive()
 
     async def nothing_more(self) -> bool:
         return await self.comm.receive_nothing(timeout=0.2)

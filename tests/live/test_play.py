@@ -69,8 +69,13 @@ async def test_two_players_play_a_whole_game_and_never_see_each_others_cards():
 
     deal = await db(lambda: Deal.objects.get(match_id=match.pk))
     assert deal.status == Deal.Status.FINISHED and deal.result is not None
-    seqs = await db(lambda: list(Move.objects.filter(match_id=match.pk).values_list("seq", flat=True)))
-    assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) == version - first_version == deal.move_count
+    seqs = await db(
+        lambda: list(Move.objects.filter(match_id=match.pk).values_list("seq", flat=True))
+    )
+    assert (
+        seqs == list(range(1, len(seqs) + 1))
+        and len(seqs) == version - first_version == deal.move_count
+    )
 
     # The last frame each player got shows the result panel.
     for sock in sockets:
