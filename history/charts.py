@@ -59,9 +59,11 @@ def rating_chart(
         )
     grid = format_html_join(
         "",
-        '<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" class="grid"/>'
-        '<text x="{}" y="{:.1f}" class="axis">{:.0f}</text>',
-        ((PAD, y(v), WIDTH - PAD, y(v), 2, y(v) + 4, v) for v in (low, low + span / 2, high)),
+        '<line x1="{}" y1="{}" x2="{}" y2="{}" class="grid"/><text x="2" y="{}" class="axis">{}</text>',
+        (
+            (PAD, f"{y(v):.1f}", WIDTH - PAD, f"{y(v):.1f}", f"{y(v) + 4:.1f}", f"{v:.0f}")
+            for v in (low, low + span / 2, high)
+        ),
     )
     polylines = format_html_join(
         "",
