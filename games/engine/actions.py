@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import BIT, CODES, card_index
+from .cards import BIT, CODES, SUBSETS, card_index
 
 KINDS = ("attack", "defend", "transfer", "show", "take", "done", "swap", "resign")
 K_ATTACK, K_DEFEND, K_TRANSFER, K_SHOW, K_TAKE, K_DONE, K_SWAP, K_RESIGN = range(8)
@@ -184,3 +184,26 @@ def _bits(mask: int) -> tuple[int, ...]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return tuple(out)
+
+
+def attack_chunk(seat: int, pos: int, val: int, room: int) -> tuple[Action, ...]:
+    """Attack actions for every same-rank subset (size <= room) of one byte of a hand."""
+    acts = []
+    for half in (0, 4):
+        nib = val >> half & 15
+        for sub, cnt in SUBSETS[nib]:
+            if cnt <= room:
+                acts.append(attack_action(seat, sub << (pos * 8 + half)))
+    return tuple(acts)
+
+
+# Defence actions by (seat, attack card): a list indexed by the beating card.
+_DEFEND_ROWS: dict[int, list[Action | None]] = {}
+
+
+def defend_row(seat: int, attack: int) -> list[Action | None]:
+    key = attack << 3 | seat
+    row = _DEFEND_ROWS.get(key)
+    if row is None:
+        row = _DEFEND_ROWS[key] = [None] * 52
+    return row

@@ -24,6 +24,7 @@ from typing import Any
 
 from . import record as _record
 from .actions import (
+    _DEFEND_ROWS,
     K_ATTACK,
     K_DEFEND,
     K_DONE,
@@ -34,7 +35,9 @@ from .actions import (
     Action,
     IllegalAction,
     attack_action,
+    attack_chunk,
     defend_action,
+    defend_row,
     show_action,
     simple_action,
     transfer_action,
@@ -44,6 +47,7 @@ from .cards import (
     BIT,
     CODES,
     DECK_MASK,
+    LOW_BITS,
     RANK_MASK,
     RANKS,
     SIX_RANK,
@@ -127,10 +131,43 @@ def _config(rules: Rules) -> _Config:
     return c
 
 
+def _mask_of(codes: list[str]) -> int:
+    m = 0
+    for x in codes:
+        b = BIT[card_index(x)]
+        if m & b:
+            raise ValueError(f"{x} is given twice")
+        m |= b
+    return m
+
+
 def _rng(rng_or_seed: random.Random | int | str | None) -> random.Random:
     if isinstance(rng_or_seed, random.Random):
         return rng_or_seed
     return random.Random(rng_or_seed)
+
+
+def _defend_cell(row: list[Action | None], seat: int, a: int, b: int) -> Action:
+    act = row[b] = defend_action(seat, a, b)
+    return act
+
+
+# Per (seat, room class): for each byte of a hand, the attack actions of its cards.
+_ATK_TABLES: list[list[list[tuple[Action, ...] | None]] | None] = [None] * 32
+
+
+def _attacks(out: list[Action], seat: int, avail: int, room: int) -> None:
+    """Append attack actions for every same-rank subset of ``avail`` of size <= room."""
+    key = seat << 2 | (3 if room >= 4 else room - 1)
+    tl = _ATK_TABLES[key]
+    if tl is None:
+        tl = _ATK_TABLES[key] = [[None] * 256 for _ in range(7)]
+    for pos, v in enumerate(avail.to_bytes(7, "little")):
+        if v:
+            t = tl[pos][v]
+            if t is None:
+                t = tl[pos][v] = attack_chunk(seat, pos, v, room)
+            out += t
 
 
 class Game:
@@ -209,6 +246,87 @@ class Game:
         rng.shuffle(deck)
         g = _new(cls)
         g._setup(rules, deck, dealer, first_attacker, None, rng)
+        return g
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        hands: list[list[str]] | list[str],
+        trump: str,
+        talon: list[str] | str = (),
+        attacker: int = 0,
+        *,
+        bout: int = 1,
+        out_order: list[int] = (),
+    ) -> Game:
+        """A bout about to start from a made-up position (puzzles, tests, analysis).
+
+        ``hands`` per seat (lists or space-separated strings); ``talon`` in draw order,
+        top first, its last card being the face-up ``trump``; with an empty talon
+        ``trump`` only names the trump card (it must be in a hand or the discard).
+        Every card not placed is in the discard pile. Such a game has no record.
+        """
+        c = _config(rules)
+        n = c.n
+        hs = [h.split() if isinstance(h, str) else list(h) for h in hands]
+        tal = talon.split() if isinstance(talon, str) else list(talon)
+        if len(hs) != n:
+            raise ValueError(f"need {n} hands")
+        g = _new(cls)
+        g._c = c
+        g._hands = [_mask_of(h) for h in hs]
+        tcard = card_index(trump)
+        if tal and tal[-1] != trump:
+            raise ValueError("the talon's last card must be the face-up trump")
+        g._talon = [card_index(x) for x in reversed(tal)]
+        placed = 0
+        for m in [*g._hands, _mask_of(tal)]:
+            if placed & m:
+                raise ValueError(f"{' '.join(mask_to_codes(placed & m))} placed twice")
+            placed |= m
+        if placed & ~c.deck_mask:
+            raise ValueError("a card is not in this deck")
+        g._trump = tcard
+        g._tsuit = tcard & 3
+        g._beat = BEATERS[g._tsuit]
+        g._tatt = []
+        g._tdef = []
+        g._tmask = g._unb = g._natt = g._nbeat = 0
+        g._done = g._shown = g._elig = g._cap = 0
+        g._joined = []
+        g._bout = bout
+        g._out_order = list(out_order)
+        g._out = sum(1 << s for s in out_order)
+        g._empty = sum(1 << s for s in range(n) if not g._hands[s])
+        if not g._talon:
+            for s in range(n):
+                if not g._hands[s] and not g._out >> s & 1:
+                    g._out |= 1 << s
+                    g._out_order.append(s)
+        g._known = [0] * n
+        g._discard = c.deck_mask & ~placed
+        g._six = 0
+        g._six_owner = -1
+        if c.swap and g._talon:
+            six_card = SIX_RANK * 4 + g._tsuit
+            if six_card != tcard and not g._discard >> six_card & 1:
+                g._six = BIT[six_card]
+                for s in range(n):
+                    if g._hands[s] & g._six:
+                        g._six_owner = s
+        g._tdrawer = -1
+        g._sixes = [0] * n
+        g._hist = None
+        g._nhist = 0
+        g._deal = (None, (attacker - 1) % n, attacker, "given")
+        g._result = None
+        g._phase = LEAD
+        g._def = -1
+        ev: list[Any] = []
+        if not g._check_over(ev):
+            ev.append(g._start_bout(attacker))
+        g._deal_events = tuple(ev)
         return g
 
     def _setup(
@@ -520,58 +638,47 @@ class Game:
     def legal_actions(self) -> list[Action]:
         """Every action that is legal now, for every seat that may act (resign excluded)."""
         ph = self._phase
-        if ph == OVER:
-            return []
-        hands = self._hands
         out: list[Action] = []
-        app = out.append
         if ph == LEAD:
             s = self._att
-            h = hands[s]
             if self._c.multi:
-                cap = self._cap
-                while h:
-                    r4 = ((h & -h).bit_length() - 1) & ~3
-                    nib = h >> r4 & 15
-                    h &= ~(15 << r4)
-                    for sub, cnt in SUBSETS[nib]:
-                        if cnt > cap:
-                            break
-                        app(attack_action(s, sub << r4))
+                _attacks(out, s, self._hands[s], self._cap)
             else:
+                h = self._hands[s]
                 while h:
                     low = h & -h
-                    app(attack_action(s, low))
+                    out.append(attack_action(s, low))
                     h ^= low
+        elif ph == OVER:
+            return out
         else:
             room = self._cap - self._natt
-            if ph == DEFEND:
-                unb = self._unb
-                if unb:
-                    d = self._def
-                    hd = hands[d]
-                    beat = self._beat
-                    m = unb
-                    while m:
-                        low = m & -m
-                        m ^= low
-                        a = low.bit_length() - 1
-                        bm = hd & beat[a]
+            if ph == DEFEND and self._unb:
+                d = self._def
+                hd = self._hands[d]
+                beat = self._beat
+                m = self._unb
+                while m:
+                    low = m & -m
+                    m ^= low
+                    a = low.bit_length() - 1
+                    bm = hd & beat[a]
+                    if bm:
+                        row = _DEFEND_ROWS.get(a << 3 | d) or defend_row(d, a)
                         while bm:
                             lb = bm & -bm
                             bm ^= lb
-                            app(defend_action(d, a, lb.bit_length() - 1))
-                    if self._c.perev and not self._nbeat:
-                        self._gen_transfers(out)
-                    app(simple_action(d, K_TAKE))
-                    if room > 0:
-                        self._gen_throw_ins(out, room, False)
-                else:
-                    self._gen_throw_ins(out, room, True)
+                            b = lb.bit_length() - 1
+                            out.append(row[b] or _defend_cell(row, d, a, b))
+                if self._c.perev and not self._nbeat:
+                    self._gen_transfers(out)
+                out.append(simple_action(d, K_TAKE))
+                if room > 0:
+                    self._gen_throw_ins(out, room, False)
             else:
                 self._gen_throw_ins(out, room, True)
         if self._six and self._six_owner >= 0 and self._swap_target() is not None:
-            app(simple_action(self._six_owner, K_SWAP))
+            out.append(simple_action(self._six_owner, K_SWAP))
         return out
 
     def _gen_throw_ins(self, out: list[Action], room: int, done: bool) -> None:
@@ -579,23 +686,22 @@ class Game:
         if not pend:
             return
         hands = self._hands
-        closure = rank_closure(self._tmask) if room > 0 else 0
-        app = out.append
+        if room > 0:
+            x = self._tmask
+            x |= x >> 1
+            x |= x >> 2
+            closure = (x & LOW_BITS) * 15
+        else:
+            closure = 0
         while pend:
             low = pend & -pend
             pend ^= low
             s = low.bit_length() - 1
             avail = hands[s] & closure
-            while avail:
-                r4 = ((avail & -avail).bit_length() - 1) & ~3
-                nib = avail >> r4 & 15
-                avail &= ~(15 << r4)
-                for sub, cnt in SUBSETS[nib]:
-                    if cnt > room:
-                        break
-                    app(attack_action(s, sub << r4))
+            if avail:
+                _attacks(out, s, avail, room)
             if done:
-                app(simple_action(s, K_DONE))
+                out.append(simple_action(s, K_DONE))
 
     def _gen_transfers(self, out: list[Action]) -> None:
         d = self._def
