@@ -76,10 +76,6 @@ def deal_record(deal: Deal, actions: list[str] | None = None, is_first: bool | N
 
 # ----------------------------------------------------------------- timeline
 
-# What each step needs to restore the engine state, except the action list, which
-# every step shares (a prefix of ``Timeline.actions``).
-_DROP = ("actions", "rules", "deck", "format")
-
 
 @dataclass
 class Move:
@@ -95,35 +91,41 @@ class Move:
 
 @dataclass
 class Timeline:
+    """Every state of one deal: ``games[n]`` is the engine after ``n`` moves.
+
+    The games are shared by every request of this process and must never be
+    changed; ``Game.copy()`` makes them cheap (the action history is shared).
+    """
+
     deal_id: int
     record: dict[str, Any]
-    snapshots: list[dict[str, Any]]  # len(actions) + 1: the state before any move, then after each
     moves: list[Move]
+    games: list[Game]
 
     @property
     def last(self) -> int:
         return len(self.moves)
 
+    @property
+    def players(self) -> int:
+        return self.games[0].players
+
     def game_at(self, step: int) -> Game:
-        """The engine at ``step`` (a fresh object: callers may not change the cache)."""
-        snap = dict(self.snapshots[step])
-        snap.update(
-            format="durak-snapshot/1",
-            rules=self.record["rules"],
-            deck=self.record["deck"],
-            actions=self.record["actions"][:step],
-        )
-        return Game.from_snapshot(snap)
+        return self.games[step]
 
 
 def build_timeline(deal_id: int, record: dict[str, Any]) -> Timeline:
-    start = dict(record, actions=[], result=None)
-    game = Game.from_record(start)
-    snapshots = [_compact(game.snapshot())]
+    """Replay ``record`` once, keeping a copy of the engine after every move."""
+    game = Game.from_record(dict(record, actions=[], result=None))
+    games = [game.copy()]
     moves: list[Move] = []
+    # Bouts are numbered from 0 by the engine's BoutStarted events.
+    bout = 0
     for step, text in enumerate(record["actions"], start=1):
-        bout = game.snapshot()["bout"] if step == 1 else snapshots[-1]["bout"]
-        events = game.apply(text)
+        try:
+            events = game.apply(text)
+        except ValueError as error:
+            raise ValueError(f"record action {step - 1} ({text!r}): {error}") from None
         move = Move(step=step, seat=int(text.split()[0]), text=text, bout=bout)
         for event in events:
             if event.kind == "bout_beaten":
@@ -134,13 +136,11 @@ def build_timeline(deal_id: int, record: dict[str, Any]) -> Timeline:
                 move.went_out.append(event.seat)
             elif event.kind == "game_over":
                 move.game_over = True
+            elif event.kind == "bout_started":
+                bout += 1
         moves.append(move)
-        snapshots.append(_compact(game.snapshot()))
-    return Timeline(deal_id=deal_id, record=record, snapshots=snapshots, moves=moves)
-
-
-def _compact(snapshot: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in snapshot.items() if k not in _DROP}
+        games.append(game.copy())
+    return Timeline(deal_id=deal_id, record=game.to_record(), moves=moves, games=games)
 
 
 _memo: OrderedDict[int, Timeline] = OrderedDict()
@@ -148,22 +148,28 @@ _memo_lock = Lock()
 _MEMO_SIZE = 32
 
 
-def timeline_for(deal: Deal) -> Timeline:
-    """The cached timeline of a finished deal (built on first use).
+def _cache_key(deal_id: int) -> str:
+    return f"history:record:{CACHE_VERSION}:{deal_id}"
 
-    Two layers: a small per-process memo saves unpickling on every step, and the
-    shared cache saves replaying the deal in every process.
+
+def timeline_for(deal: Deal) -> Timeline:
+    """The timeline of a finished deal, built once per process.
+
+    The per-process memo keeps the engine states (a step then costs one
+    snapshot or one view); the shared cache keeps the deal's record, so another
+    process rebuilds the states with one replay and no database work.
     """
     with _memo_lock:
         hit = _memo.get(deal.pk)
         if hit is not None:
             _memo.move_to_end(deal.pk)
             return hit
-    key = f"history:timeline:{CACHE_VERSION}:{deal.pk}"
-    timeline = cache.get(key)
-    if timeline is None:
-        timeline = build_timeline(deal.pk, deal_record(deal))
-        cache.set(key, timeline, CACHE_SECONDS)
+    record = cache.get(_cache_key(deal.pk))
+    if record is None:
+        timeline = build_timeline(deal.pk, base_record(deal, deal_actions(deal)))
+        cache.set(_cache_key(deal.pk), timeline.record, CACHE_SECONDS)
+    else:
+        timeline = build_timeline(deal.pk, record)
     with _memo_lock:
         _memo[deal.pk] = timeline
         while len(_memo) > _MEMO_SIZE:
@@ -174,14 +180,15 @@ def timeline_for(deal: Deal) -> Timeline:
 def forget_timeline(deal_id: int) -> None:
     with _memo_lock:
         _memo.pop(deal_id, None)
-    cache.delete(f"history:timeline:{CACHE_VERSION}:{deal_id}")
+    cache.delete(_cache_key(deal_id))
 
 
 def step_state(timeline: Timeline, step: int, seat: int | None = None) -> dict[str, Any]:
     """What the replay shows at ``step``: everything, or only what ``seat`` knew then."""
-    snap = timeline.snapshots[step]
-    players = len(snap["hands"])
+    game = timeline.game_at(step)
+    players = game.players
     if seat is None:
+        snap = game.snapshot()
         hands = [list(h) for h in snap["hands"]]
         state = {
             "seat": None,
@@ -201,7 +208,7 @@ def step_state(timeline: Timeline, step: int, seat: int | None = None) -> dict[s
         }
     else:
         # The engine's own view: it never holds a card the seat could not know.
-        view = timeline.game_at(step).view(seat)
+        view = game.view(seat)
         hands = [view["hand"] if s == seat else None for s in range(players)]
         state = {
             "seat": seat,

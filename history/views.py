@@ -86,11 +86,11 @@ def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
     step = timeline.last if step is None else max(0, min(step, timeline.last))
     seats = list(Seat.objects.filter(match=match).select_related("user").order_by("number"))
     seat = _int(request.GET.get("seat"))
-    if seat is not None and not 0 <= seat < len(timeline.snapshots[0]["hands"]):
+    if seat is not None and not 0 <= seat < timeline.players:
         seat = None
     state = replay_service.step_state(timeline, step, seat)
     names = {s.number: s.display_name for s in seats}
-    players = len(timeline.snapshots[0]["hands"])
+    players = timeline.players
     base = reverse("history:replay", args=[match.pk])
 
     def url(step: int) -> str:

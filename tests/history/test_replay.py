@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games.engine import Game
 from games.models import Deal
-from history.replay import deal_record
+from history.replay import deal_record, timeline_for
 from history.seeding import get_user
 
 from .helpers import card_codes, play_match, read_zones
@@ -38,6 +38,12 @@ def test_every_step_shows_the_engine_state_rebuilt_from_the_record(client):
         assert zones["table"] == [c for pair in snap["table"] for c in pair if c], step
         assert zones["discard"] == snap["discard"], step
         assert f'data-step="{step}"' in html
+    # Bout marks follow the engine: each move is labelled with the bout it was made in.
+    timeline = timeline_for(deal)
+    for move in timeline.moves:
+        assert move.bout == _record_prefix(record, move.step - 1).snapshot()["bout"]
+    ends = sum(1 for m in timeline.moves if m.bout_end)
+    assert ends in (timeline.moves[-1].bout, timeline.moves[-1].bout + 1)
 
 
 def test_the_page_opens_at_the_linked_step_and_marks_bouts(client):
