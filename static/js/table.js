@@ -40,7 +40,7 @@
     });
   }
 
-  function select(button) {
+  function select(button, moveFocus = true) {
     clearSelection();
     selected = button;
     button.classList.add("selected");
@@ -54,7 +54,7 @@
         first = first || b;
       }
     });
-    if (first) first.focus();
+    if (first && moveFocus) first.focus();
   }
 
   page.addEventListener("click", (event) => {
@@ -101,7 +101,16 @@
 
   // After every push: check the version, keep the clock in step, show errors.
   document.body.addEventListener("htmx:wsAfterMessage", () => {
+    // A push replaced the cards: keep the chosen card chosen if it can still beat.
+    const code = selected && selected.dataset.card;
     selected = null;
+    if (code) {
+      const again = page.querySelector(`.hand-card[data-card="${code}"]:not([disabled])`);
+      if (again && again.dataset.beats) {
+        select(again, false);
+        refocus = null;
+      }
+    }
     const el = document.getElementById("table-version");
     if (el) {
       const version = parseInt(el.dataset.version, 10);

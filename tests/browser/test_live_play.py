@@ -1,0 +1,155 @@
+"""Live play in a real browser: a game against a bot, and two people at one table."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from games.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def fast_bots(settings):
+    # Set before the server process forks, so it inherits them.
+    settings.GAMES_BOT_DELAY = (0.05, 0.1)
+    settings.GAMES_TICK_SECONDS = 0.1
+
+
+@pytest.fixture
+def variants(django_db_blocker):
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0002_standard_variants")
+    with django_db_blocker.unblock():
+        migration.create_variants(apps, None)
+
+
+def logged_in(browser, live_server_url: str, name: str):
+    user = get_user_model().objects.create_user(username=name, password="pw-" + name)
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(locale="en-US", viewport={"width": 1100, "height": 900})
+    context.set_default_timeout(15_000)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server_url}]
+    )
+    return context, context.new_page(), user
+
+
+def version(page) -> int:
+    return int(page.get_attribute("#table-version", "data-version"))
+
+
+def wait_for_live(page) -> None:
+    page.wait_for_selector('#connection-state[data-state="open"]')
+
+
+def play_one_step(page) -> bool:
+    """Click one legal control, like a careful player; False when nothing was clicked.
+
+    A bot may move between looking and clicking, so a click that finds its control
+    gone is simply retried on the next step.
+    """
+    done = page.locator("#table-controls .control-done")
+    take = page.locator("#table-controls .control-take")
+    beaters = page.locator(
+        '#table-hand .hand-card:not([disabled])[data-beats]:not([data-beats=""])'
+    )
+    leads = page.locator('#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])')
+    try:
+        if beaters.count():
+            beaters.first.click(timeout=2000)
+            page.locator("#table-felt .attack-target.can-beat").first.click(timeout=2000)
+        elif done.count():
+            done.first.click(timeout=2000)
+        elif take.count():
+            take.first.click(timeout=2000)
+        elif leads.count():
+            leads.first.click(timeout=2000)
+        else:
+            return False
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def test_a_player_beats_a_bot_table_to_the_end_by_clicking(
+    fast_bots, variants, browser, live_server_url
+):
+    context, page, user = logged_in(browser, live_server_url, "Zoya")
+    page.goto(live_server_url + "/")
+    # The 24-card deck keeps the game short.
+    page.select_option("#id_variant", label="24-card (2–4)")
+    page.fill("#id_players", "2")
+    page.select_option("#id_seat_1", "random")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url(f"{live_server_url}/games/*/")
+    wait_for_live(page)
+    assert page.locator("#table-hand .hand-card").count() == 6
+    for _ in range(400):
+        if page.locator("#table-result:not(.is-hidden)").count():
+            break
+        before = version(page)
+        if play_one_step(page):
+            page.wait_for_function(
+                f"parseInt(document.getElementById('table-version').dataset.version) > {before}"
+                " || document.querySelector('#table-error.visible') !== null"
+            )
+        else:
+            page.wait_for_timeout(100)  # The bot is thinking.
+    panel = page.locator("#table-result")
+    panel.wait_for(state="visible")
+    assert "Game over" in panel.inner_text()
+    match = Match.objects.get()
+    assert match.status == Match.Status.FINISHED
+    sources = set(match.moves.values_list("source", flat=True))
+    assert sources == {"player", "bot"}
+    assert match.moves.filter(source="player").count() > 3
+    # The rematch button deals the next game of the match.
+    page.get_by_role("button", name="Rematch").click()
+    page.wait_for_selector("#table-result.is-hidden", state="attached")
+    assert match.deals.count() == 2
+    context.close()
+
+
+def test_two_players_see_each_others_moves_without_reload(variants, browser, live_server_url):
+    context_a, page_a, alice = logged_in(browser, live_server_url, "Alla")
+    context_b, page_b, bob = logged_in(browser, live_server_url, "Bogdan")
+    page_a.goto(live_server_url + "/")
+    page_a.select_option("#id_seat_1", "")
+    page_a.get_by_role("button", name="Create table").click()
+    page_a.wait_for_url(f"{live_server_url}/games/*/")
+    wait_for_live(page_a)
+    page_b.goto(live_server_url + "/")
+    # The new table is listed in the lobby; Bob joins it from there.
+    page_b.get_by_role("button", name="Join").click()
+    page_b.wait_for_url(f"{live_server_url}/games/*/")
+    wait_for_live(page_b)
+    # Alice's page started the game live when Bob sat down.
+    page_a.wait_for_selector("#table-hand .hand-card")
+    for step in range(4):
+        pages = [page_a, page_b]
+        mover = next(
+            p
+            for p in pages
+            if p.locator(
+                "#table-controls button[data-action], #table-hand .hand-card:not([disabled])"
+            ).count()
+        )
+        watcher = page_b if mover is page_a else page_a
+        before = version(watcher)
+        assert play_one_step(mover)
+        watcher.wait_for_function(
+            f"parseInt(document.getElementById('table-version').dataset.version) > {before}"
+        )
+        assert version(watcher) == version(mover)
+        table_a = page_a.locator("#table-felt").inner_text()
+        assert table_a == page_b.locator("#table-felt").inner_text()
+    context_a.close()
+    context_b.close()
