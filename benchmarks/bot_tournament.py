@@ -163,6 +163,7 @@ def main() -> None:
     ap.add_argument("--hard-iterations", type=int, default=None)
     ap.add_argument("--configs", default=",".join(CONFIGS))
     ap.add_argument("--levels", default=",".join(LEVELS))
+    ap.add_argument("--with-level", default=None, help="only pairs that include this level")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default="/tmp/bot_tournament.jsonl")
     ap.add_argument("--report-only", action="store_true")
@@ -175,6 +176,8 @@ def main() -> None:
         tasks = []
         for config in args.configs.split(","):
             for a, b in itertools.combinations(levels, 2):
+                if args.with_level and args.with_level not in (a, b):
+                    continue
                 n = args.deals
                 if "hard" in (a, b) and args.hard_deals is not None:
                     n = args.hard_deals
