@@ -30,9 +30,12 @@ CLUSTER_PORTS ?= 8001,8002
 run-cluster: $(STAMP)
 	$(BIN)/python -m durak_site.cluster --host $(HOST) --ports $(CLUSTER_PORTS)
 
+# Browser tests run in a pytest process of their own: Playwright's sync API
+# keeps an event loop running in its thread, which the asyncio tests can't share.
 test: $(STAMP)
 	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null
-	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not browser" $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m browser $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

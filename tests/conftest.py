@@ -37,6 +37,26 @@ def _make_application():
     return ASGIStaticFilesHandler(get_default_application())
 
 
+@pytest.fixture(autouse=True)
+def standard_variants(request) -> None:
+    """Keep the variants of the data migration in place for every database test.
+
+    Transactional tests flush every table afterwards, data migrations included,
+    so a later test in the same worker would otherwise find no variants.
+    """
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None:
+        return
+    request.getfixturevalue("_django_db_helper")
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("games.migrations.0002_standard_variants")
+    if not apps.get_model("games", "RuleVariant").objects.exists():
+        migration.create_variants(apps, None)
+
+
 @pytest.fixture
 def live_server_url(transactional_db) -> Iterator[str]:
     """A real daphne (HTTP and WebSocket) in a child process, on the test database."""
@@ -82,3 +102,10 @@ def page(browser):
     new_page = context.new_page()
     yield new_page
     context.close()
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    # Any test that drives Chromium belongs to the separate browser pass.
+    for item in items:
+        if {"page", "browser"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
