@@ -3,6 +3,7 @@
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
@@ -43,16 +44,21 @@ async def test_abort_from_the_admin_reaches_a_connected_seat():
         f"/ws/games/{match.pk}/",
         headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())],
     )
-    connected, _ = await socket.connect()
-    assert connected
-    assert "stopped" not in await socket.receive_from(timeout=5)
+    try:
+        connected, _ = await socket.connect()
+        assert connected
+        assert "stopped" not in await socket.receive_from(timeout=5)
 
-    await sync_to_async(abort)(staff, match, "Server maintenance tonight")
+        await sync_to_async(abort)(staff, match, "Server maintenance tonight")
 
-    frames = []
-    while not any("Server maintenance tonight" in f for f in frames):
-        frames.append(await socket.receive_from(timeout=5))
-    assert "This table was stopped" in frames[-1]
-    await socket.disconnect()
-    match = await Match.objects.aget(pk=match.pk)
-    assert match.status == Match.Status.ABORTED and not match.is_rated
+        frames = []
+        while not any("Server maintenance tonight" in f for f in frames):
+            frames.append(await socket.receive_from(timeout=5))
+        assert "This table was stopped" in frames[-1]
+        await socket.disconnect()
+        match = await Match.objects.aget(pk=match.pk)
+        assert match.status == Match.Status.ABORTED and not match.is_rated
+    finally:
+        # The socket's database work ran in a worker thread; its connection
+        # would otherwise keep the test database open after the test.
+        await sync_to_async(connections.close_all)()
