@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "games",
     "history",
     "moderation",
+    "analysis",
 ]
 
 MIDDLEWARE = [

@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("history.urls")),
     path("", include("moderation.urls")),
+    path("", include("analysis.urls")),
 ]

@@ -1,0 +1,41 @@
+"""One stored post-game analysis per finished deal."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class DealAnalysis(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    # One row per deal: creating it is the claim that starts the single run.
+    deal = models.OneToOneField("games.Deal", on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(
+        max_length=8, choices=Status.choices, default=Status.QUEUED, db_index=True
+    )
+    progress = models.PositiveSmallIntegerField(default=0, help_text=_("Percent done, 0-100."))
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("deal analysis")
+        verbose_name_plural = _("deal analyses")
+
+    def __str__(self) -> str:
+        return f"analysis of deal {self.deal_id} ({self.status})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
