@@ -67,6 +67,18 @@ class Action:
     @classmethod
     def parse(cls, text: str) -> Action:
         """Read the text form, e.g. ``"0 attack 6H 6S"``."""
+        a = _PARSED.get(text) if cls is Action else None
+        if a is not None:
+            return a
+        a = cls._parse(text)
+        if cls is Action:
+            if len(_PARSED) > 200_000:  # bounded: action texts repeat a lot, but not forever
+                _PARSED.clear()
+            _PARSED[text] = a
+        return a
+
+    @classmethod
+    def _parse(cls, text: str) -> Action:
         if not isinstance(text, str):
             raise IllegalAction(f"an action text must be a str, not {type(text).__name__}")
         parts = text.split()
@@ -127,6 +139,8 @@ def _make(seat: int, k: int, idx: tuple[int, ...]) -> Action:
     _init(a, seat, KINDS[k], k, tuple(CODES[i] for i in idx), mask, idx)
     return a
 
+
+_PARSED: dict[str, Action] = {}
 
 # Shared action objects for the hot path: legal_actions() hands out these instead of
 # building new ones each step. Keys pack (cards, seat) into one int.

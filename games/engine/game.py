@@ -1149,6 +1149,7 @@ class Game:
         self._tmask = 0
         self._unb = 0
         self._natt = 0
+        self._nbeat = 0
         hands = self._hands
         talon = self._talon
         order = self._joined
