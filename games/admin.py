@@ -13,7 +13,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import NoReverseMatch, reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -43,14 +43,11 @@ def replay_url(match_id: int) -> str:
 class RuleVariantAdmin(admin.ModelAdmin):
     list_display = [
         "name",
-        "slug",
         "is_active",
         "ordering",
         "players_range",
         "deck_size",
-        "hand_size",
         "mode",
-        "teams",
         "games_played",
         "tables",
     ]
@@ -390,16 +387,3 @@ class MatchAdmin(admin.ModelAdmin):
             submit_label=_("Abort"),
             apply=apply,
         )
-
-
-def seat_links(match: Match) -> str:
-    """Players of a match as admin links, for other admin pages."""
-    return format_html_join(
-        ", ",
-        '<a href="{}">{}</a>',
-        (
-            (reverse("admin:accounts_user_change", args=[s.user_id]), s.user.username)
-            for s in match.seats.all()
-            if s.user_id
-        ),
-    )
