@@ -74,17 +74,19 @@ def my_games(request: HttpRequest, username: str) -> HttpResponse:
 
 
 def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
-    match = get_object_or_404(Match.objects.select_related("variant"), pk=pk)
-    if not services.can_replay(request.user, match):
-        # Private matches do not admit they exist to non-players.
+    deal = _deal_or_404(request, pk)
+    match = deal.match
+    seats = list(
+        Seat.objects.filter(match=match)
+        .select_related("user")
+        .only("id", "match_id", "number", "user_id", "bot_level", "user__id", "user__username")
+        .order_by("number")
+    )
+    if not services.can_replay(request.user, match, seats):
         raise Http404(_("No such game."))
-    deal = services.replay_deal(match, _int(request.GET.get("deal")))
-    if deal is None:
-        raise Http404(_("This game has no finished deal to replay."))
     timeline = replay_service.timeline_for(deal)
     step = _int(request.GET.get("step"))
     step = timeline.last if step is None else max(0, min(step, timeline.last))
-    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("number"))
     seat = _int(request.GET.get("seat"))
     if seat is not None and not 0 <= seat < timeline.players:
         seat = None
@@ -128,7 +130,9 @@ def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
     return {
         "match": match,
         "deal": deal,
-        "deals": list(match.deals.filter(status="finished").values_list("number", flat=True)),
+        "deals": []
+        if partial
+        else list(match.deals.filter(status="finished").values_list("number", flat=True)),
         "timeline": timeline,
         "step": step,
         "last": timeline.last,
@@ -151,6 +155,17 @@ def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
         "seat_choices": [(n, names.get(n, f"#{n}")) for n in range(players)],
         "speeds": SPEEDS,
     }
+
+
+def _deal_or_404(request: HttpRequest, pk: int):
+    deal = services.replay_deal(pk, _int(request.GET.get("deal")))
+    if deal is not None:
+        return deal
+    match = get_object_or_404(Match, pk=pk)
+    if not services.can_replay(request.user, match):
+        # Private matches do not admit they exist to non-players.
+        raise Http404(_("No such game."))
+    raise Http404(_("This game has no finished deal to replay."))
 
 
 def _result_text(deal, names: dict[int, str]) -> str:
@@ -179,12 +194,10 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def record(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(Match, pk=pk)
+    deal = _deal_or_404(request, pk)
+    match = deal.match
     if not services.can_replay(request.user, match):
         raise Http404(_("No such game."))
-    deal = services.replay_deal(match, _int(request.GET.get("deal")))
-    if deal is None:
-        raise Http404(_("This game has no finished deal."))
     data = replay_service.timeline_for(deal).record
     response = JsonResponse(data, json_dumps_params={"indent": 1})
     filename = f"durak-{match.pk}-{deal.number}.json"
