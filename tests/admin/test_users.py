@@ -182,3 +182,17 @@ def test_moderation_actions_need_the_moderation_right(client, players):
     )
     players[0].refresh_from_db()
     assert not players[0].is_suspended
+
+
+@pytest.mark.django_db
+def test_suspended_player_with_an_open_session_cannot_join_over_http(client, classic, players):
+    ivan, olga, _ = players
+    table = make_match(classic, [olga], status="waiting", players=2)
+    client.force_login(ivan)
+    User.objects.filter(pk=ivan.pk).update(
+        suspended_until=timezone.now() + datetime.timedelta(days=1), suspension_reason="Abuse"
+    )
+    response = client.post(reverse("games:join", args=[table.pk]), follow=True)
+    assert not table.seats.filter(user=ivan).exists()
+    assert "_auth_user_id" not in client.session
+    assert "suspended until" in response.content.decode()
