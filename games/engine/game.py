@@ -103,6 +103,7 @@ class _Config:
         "all_seats",
         "deck_mask",
         "elig_cache",
+        "nxt",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -119,6 +120,7 @@ class _Config:
         self.all_seats = (1 << self.n) - 1
         self.deck_mask = DECK_MASK[rules.deck_size]
         self.elig_cache: dict[int, int] = {}
+        self.nxt = tuple((s + 1) % self.n for s in range(self.n))
 
 
 _CONFIGS: dict[Rules, _Config] = {}
@@ -150,6 +152,20 @@ def _rng(rng_or_seed: random.Random | int | str | None) -> random.Random:
 def _defend_cell(row: list[Action | None], seat: int, a: int, b: int) -> Action:
     act = row[b] = defend_action(seat, a, b)
     return act
+
+
+_CODE = CODES.__getitem__
+_tn = tuple.__new__  # builds the NamedTuple events without their slower __new__
+_TAKE = tuple(simple_action(s, K_TAKE) for s in range(8))
+_DONE = tuple(simple_action(s, K_DONE) for s in range(8))
+_SWAP = tuple(simple_action(s, K_SWAP) for s in range(8))
+# Single-card attacks by card << 3 | seat.
+_ATK1: list[Action | None] = [None] * (64 * 8)
+
+
+def _atk1(i: int) -> Action:
+    a = _ATK1[i] = attack_action(i & 7, BIT[i >> 3])
+    return a
 
 
 # Per (seat, room class): for each byte of a hand, the attack actions of its cards.
@@ -590,7 +606,7 @@ class Game:
 
     def _eligible(self, att: int, d: int) -> int:
         c = self._c
-        key = ((self._out << 4) | att) << 4 | d
+        key = (self._out << 6) | (att << 3) | d
         m = c.elig_cache.get(key)
         if m is not None:
             return m
@@ -617,21 +633,26 @@ class Game:
         return m
 
     def _start_bout(self, att: int) -> BoutStarted:
-        d = self._next_opp(att)
-        cap = self._limit()
+        c = self._c
+        gone = self._out | self._empty
+        # Nobody out: the next seat is always the defender (in teams seats alternate).
+        d = c.nxt[att] if not gone else self._next_opp(att)
+        fbl = c.fbl
+        cap = fbl if fbl and not self._bout else MAX_ATTACK
         hc = self._hands[d].bit_count()
         if hc < cap:
             cap = hc
         self._att = att
         self._def = d
         self._cap = cap
-        self._elig = self._eligible(att, d)
+        m = c.elig_cache.get((self._out << 6) | (att << 3) | d)
+        self._elig = m if m is not None else self._eligible(att, d)
         self._phase = LEAD
         self._done = 0
         self._joined = []
         self._shown = 0
         self._nbeat = 0
-        return BoutStarted(att, d, cap)
+        return _tn(BoutStarted, (att, d, cap))
 
     # -------------------------------------------------------- legal actions
 
@@ -652,15 +673,15 @@ class Game:
         elif ph == OVER:
             return out
         else:
-            room = self._cap - self._natt
-            if ph == DEFEND and self._unb:
+            hands = self._hands
+            unb = self._unb if ph == DEFEND else 0
+            if unb:
                 d = self._def
-                hd = self._hands[d]
+                hd = hands[d]
                 beat = self._beat
-                m = self._unb
-                while m:
-                    low = m & -m
-                    m ^= low
+                while unb:
+                    low = unb & -unb
+                    unb ^= low
                     a = low.bit_length() - 1
                     bm = hd & beat[a]
                     if bm:
@@ -672,36 +693,38 @@ class Game:
                             out.append(row[b] or _defend_cell(row, d, a, b))
                 if self._c.perev and not self._nbeat:
                     self._gen_transfers(out)
-                out.append(simple_action(d, K_TAKE))
-                if room > 0:
-                    self._gen_throw_ins(out, room, False)
+                out.append(_TAKE[d])
+                done = False
             else:
-                self._gen_throw_ins(out, room, True)
+                done = True
+            pend = self._elig & ~self._done & ~self._empty
+            room = self._cap - self._natt
+            if pend and room > 0:
+                x = self._tmask
+                x |= x >> 1
+                x |= x >> 2
+                closure = (x & LOW_BITS) * 15
+                while pend:
+                    low = pend & -pend
+                    pend ^= low
+                    s = low.bit_length() - 1
+                    avail = hands[s] & closure
+                    if avail:
+                        if avail & (avail - 1):
+                            _attacks(out, s, avail, room)
+                        else:
+                            i = (avail.bit_length() - 1) << 3 | s
+                            out.append(_ATK1[i] or _atk1(i))
+                    if done:
+                        out.append(_DONE[s])
+            elif pend and done:
+                while pend:
+                    low = pend & -pend
+                    pend ^= low
+                    out.append(_DONE[low.bit_length() - 1])
         if self._six and self._six_owner >= 0 and self._swap_target() is not None:
-            out.append(simple_action(self._six_owner, K_SWAP))
+            out.append(_SWAP[self._six_owner])
         return out
-
-    def _gen_throw_ins(self, out: list[Action], room: int, done: bool) -> None:
-        pend = self._elig & ~self._done & ~self._empty
-        if not pend:
-            return
-        hands = self._hands
-        if room > 0:
-            x = self._tmask
-            x |= x >> 1
-            x |= x >> 2
-            closure = (x & LOW_BITS) * 15
-        else:
-            closure = 0
-        while pend:
-            low = pend & -pend
-            pend ^= low
-            s = low.bit_length() - 1
-            avail = hands[s] & closure
-            if avail:
-                _attacks(out, s, avail, room)
-            if done:
-                out.append(simple_action(s, K_DONE))
 
     def _gen_transfers(self, out: list[Action]) -> None:
         d = self._def
@@ -823,62 +846,54 @@ class Game:
         hands = self._hands
         h = hands[seat]
         ph = self._phase
-        n = len(action._i)
+        idx = action._i
+        n = len(idx)
+        # One combined test for the common legal case; the refusal path explains why.
         if ph == LEAD:
-            if seat != self._att:
-                raise IllegalAction(f"{action}: seat {self._att} leads this bout, not seat {seat}")
-            if m & ~h:
-                raise self._not_held(action, seat, m & ~h)
-            if n > 1:
-                if not self._c.multi:
-                    raise IllegalAction(f"{action}: this variant allows one card on the lead")
-                if not is_one_rank(m):
-                    raise IllegalAction(f"{action}: cards played together must be of one rank")
-                if n > self._cap:
-                    raise IllegalAction(
-                        f"{action}: this bout allows at most {self._cap} attack cards"
-                        f" (defender seat {self._def} holds {hands[self._def].bit_count()})"
-                    )
-            lead = True
+            if (
+                seat != self._att
+                or m & ~h
+                or (n > 1 and (not self._c.multi or m & ~RANK_MASK[idx[0] >> 2] or n > self._cap))
+            ):
+                self._refuse_attack(seat, action)
         else:
-            self._check_attacker(action, seat)
-            if m & ~h:
-                raise self._not_held(action, seat, m & ~h)
-            if not is_one_rank(m):
-                raise IllegalAction(f"{action}: cards played together must be of one rank")
-            if m & ~rank_closure(self._tmask):
-                raise IllegalAction(
-                    f"{action}: rank {RANKS[(m.bit_length() - 1) >> 2]} is not on the table;"
-                    " a throw-in must match the rank of a card played in this bout"
-                )
-            if self._natt + n > self._cap:
-                left = self._cap - self._natt
-                raise IllegalAction(
-                    f"{action}: the bout's limit is {self._cap} attack cards and"
-                    f" {self._natt} are played, so {max(left, 0)} more may be added"
-                )
-            lead = False
+            x = self._tmask
+            x |= x >> 1
+            x |= x >> 2
+            if (
+                seat == self._def
+                or not (self._elig & ~self._done & ~self._empty) >> seat & 1
+                or m & ~h
+                or m & ~((x & LOW_BITS) * 15)
+                or (n > 1 and m & ~RANK_MASK[idx[0] >> 2])
+                or self._natt + n > self._cap
+            ):
+                self._refuse_attack(seat, action)
         # Mutations start here: everything above only reads.
         h ^= m
         hands[seat] = h
         self._known[seat] &= ~m
         if m & self._six:
             self._six = 0
-        tatt = self._tatt
-        tdef = self._tdef
-        for i in action._i:
-            tatt.append(i)
-            tdef.append(-1)
+        if n == 1:
+            self._tatt.append(idx[0])
+            self._tdef.append(-1)
+        else:
+            self._tatt.extend(idx)
+            self._tdef.extend([-1] * n)
         self._tmask |= m
         self._unb |= m
         self._natt += n
         self._done = 0
-        if seat not in self._joined:
-            self._joined.append(seat)
-        ev: list[Any] = [Attacked(seat, action.cards, lead)]
-        if lead:
+        joined = self._joined
+        if seat not in joined:
+            joined.append(seat)
+        if ph == LEAD:
+            ev: list[Any] = [_tn(Attacked, (seat, action.cards, True))]
             self._phase = DEFEND
             self._tdrawer = -1  # the swap window after the talon ran out closes here
+        else:
+            ev = [_tn(Attacked, (seat, action.cards, False))]
         if not h:
             self._emptied(seat, action, ev)
             if self._phase == OVER:
@@ -887,7 +902,72 @@ class Game:
             self._settle(ev)
         return ev
 
+    def _refuse_attack(self, seat: int, action: Action) -> None:
+        m = action._m
+        h = self._hands[seat]
+        len(action._i)
+        if self._phase == LEAD:
+            if seat != self._att:
+                raise IllegalAction(f"{action}: seat {self._att} leads this bout, not seat {seat}")
+            if m & ~h:
+                raise self._not_held(action, seat, m & ~h)
+            if not self._c.multi:
+                raise IllegalAction(f"{action}: this variant allows one card on the lead")
+            if not is_one_rank(m):
+                raise IllegalAction(f"{action}: cards played together must be of one rank")
+            raise IllegalAction(
+                f"{action}: this bout allows at most {self._cap} attack cards"
+                f" (defender seat {self._def} holds {self._hands[self._def].bit_count()})"
+            )
+        self._check_attacker(action, seat)
+        if m & ~h:
+            raise self._not_held(action, seat, m & ~h)
+        if not is_one_rank(m):
+            raise IllegalAction(f"{action}: cards played together must be of one rank")
+        if m & ~rank_closure(self._tmask):
+            raise IllegalAction(
+                f"{action}: rank {RANKS[(m.bit_length() - 1) >> 2]} is not on the table;"
+                " a throw-in must match the rank of a card played in this bout"
+            )
+        left = self._cap - self._natt
+        raise IllegalAction(
+            f"{action}: the bout's limit is {self._cap} attack cards and"
+            f" {self._natt} are played, so {max(left, 0)} more may be added"
+        )
+
     def _do_defend(self, seat: int, action: Action) -> list[Any]:
+        a, b = action._i
+        hands = self._hands
+        h = hands[seat]
+        if (
+            self._phase != DEFEND
+            or seat != self._def
+            or not self._unb >> a & 1
+            or not h >> b & 1
+            or not self._beat[a] >> b & 1
+        ):
+            self._refuse_defence(seat, action)
+        bb = BIT[b]
+        h ^= bb
+        hands[seat] = h
+        self._known[seat] &= ~bb
+        if bb & self._six:
+            self._six = 0
+        self._tdef[self._tatt.index(a)] = b
+        self._tmask |= bb
+        unb = self._unb ^ BIT[a]
+        self._unb = unb
+        self._nbeat += 1
+        ev: list[Any] = [_tn(Defended, (seat, action.cards[0], action.cards[1]))]
+        if not h:
+            self._emptied(seat, action, ev)
+            if self._phase == OVER:
+                return ev
+        if not unb:
+            self._settle(ev)
+        return ev
+
+    def _refuse_defence(self, seat: int, action: Action) -> None:
         if self._phase != DEFEND:
             raise IllegalAction(f"{action}: {self._no_defence_reason()}")
         if seat != self._def:
@@ -897,33 +977,12 @@ class Game:
             if self._tmask >> a & 1 and a in self._tatt:
                 raise IllegalAction(f"{action}: {CODES[a]} is already beaten")
             raise IllegalAction(f"{action}: {CODES[a]} is not an attack card on the table")
-        hands = self._hands
-        h = hands[seat]
-        if not h >> b & 1:
+        if not self._hands[seat] >> b & 1:
             raise self._not_held(action, seat, BIT[b])
-        if not self._beat[a] >> b & 1:
-            raise IllegalAction(
-                f"{action}: {CODES[b]} does not beat {CODES[a]} (trumps are {SUITS[self._tsuit]};"
-                " beat with a higher card of the same suit, or a trump against a non-trump)"
-            )
-        bb = BIT[b]
-        h ^= bb
-        hands[seat] = h
-        self._known[seat] &= ~bb
-        if bb & self._six:
-            self._six = 0
-        self._tdef[self._tatt.index(a)] = b
-        self._tmask |= bb
-        self._unb ^= BIT[a]
-        self._nbeat += 1
-        ev: list[Any] = [Defended(seat, action.cards[0], action.cards[1])]
-        if not h:
-            self._emptied(seat, action, ev)
-            if self._phase == OVER:
-                return ev
-        if not self._unb:
-            self._settle(ev)
-        return ev
+        raise IllegalAction(
+            f"{action}: {CODES[b]} does not beat {CODES[a]} (trumps are {SUITS[self._tsuit]};"
+            " beat with a higher card of the same suit, or a trump against a non-trump)"
+        )
 
     def _no_defence_reason(self) -> str:
         if self._phase == LEAD:
@@ -945,13 +1004,20 @@ class Game:
 
     def _do_done(self, seat: int, action: Action) -> list[Any]:
         ph = self._phase
-        if ph == LEAD:
-            raise IllegalAction(f"{action}: the bout has not started; seat {self._att} must lead")
-        self._check_attacker(action, seat)
-        if ph == DEFEND and self._unb:
+        if (
+            ph == LEAD
+            or seat == self._def
+            or not (self._elig & ~self._done & ~self._empty) >> seat & 1
+            or (ph == DEFEND and self._unb)
+        ):
+            if ph == LEAD:
+                raise IllegalAction(
+                    f"{action}: the bout has not started; seat {self._att} must lead"
+                )
+            self._check_attacker(action, seat)
             raise IllegalAction(f"{action}: attack cards are still unbeaten")
         self._done |= 1 << seat
-        ev: list[Any] = [SaidDone(seat)]
+        ev: list[Any] = [_tn(SaidDone, (seat,))]
         self._settle(ev)
         return ev
 
@@ -1135,22 +1201,25 @@ class Game:
     def _end_bout(self, ev: list[Any], beaten: bool) -> None:
         d = self._def
         cards = self._tmask
-        codes = tuple(CODES[i] for i in self._tatt) + tuple(CODES[i] for i in self._tdef if i >= 0)
+        tatt = self._tatt
+        tdef = self._tdef
+        hands = self._hands
         if beaten:
             self._discard |= cards
-            ev.append(BoutBeaten(d, codes))
+            ev.append(_tn(BoutBeaten, (d, tuple(map(_CODE, tatt + tdef)))))
         else:
-            self._hands[d] |= cards
+            hands[d] |= cards
             self._known[d] |= cards
             self._empty &= ~(1 << d)
-            ev.append(CardsTaken(d, codes))
+            taken = [*map(_CODE, tatt)]
+            taken.extend([CODES[i] for i in tdef if i >= 0])
+            ev.append(_tn(CardsTaken, (d, tuple(taken))))
         self._tatt = []
         self._tdef = []
         self._tmask = 0
         self._unb = 0
         self._natt = 0
         self._nbeat = 0
-        hands = self._hands
         talon = self._talon
         order = self._joined
         if d in order:
@@ -1162,23 +1231,29 @@ class Game:
                 need = hs - hands[s].bit_count()
                 if need <= 0:
                     continue
-                k = need if need < len(talon) else len(talon)
                 m = 0
-                for _ in range(k):
-                    m |= BIT[talon.pop()]
+                if need < len(talon):
+                    k = need
+                    for _ in range(k):
+                        m |= BIT[talon.pop()]
+                else:
+                    k = len(talon)
+                    for i in talon:
+                        m |= BIT[i]
+                    talon.clear()
                 hands[s] |= m
                 self._empty &= ~(1 << s)
-                face = None
-                if not talon:
-                    face = CODES[self._trump]
-                    self._known[s] |= BIT[self._trump]
-                    if self._six:
-                        self._tdrawer = s
                 if m & self._six:
                     self._six_owner = s
-                ev.append(Drew(s, k, face))
-                if not talon:
-                    break
+                if talon:
+                    ev.append(_tn(Drew, (s, k, None)))
+                    continue
+                # The face-up trump was the last card: drawn, so publicly in this hand.
+                self._known[s] |= BIT[self._trump]
+                if self._six:
+                    self._tdrawer = s
+                ev.append(_tn(Drew, (s, k, CODES[self._trump])))
+                break
         if not talon:
             out = self._out
             for s in order:
@@ -1186,14 +1261,12 @@ class Game:
                     self._go_out(s, ev)
                     if self._phase == OVER:
                         return
-            for s in range(self._c.n):
-                if not hands[s] and not self._out >> s & 1:
-                    self._go_out(s, ev)
-                    if self._phase == OVER:
-                        return
-        if self._check_over(ev):
-            return
-        nxt = d if beaten and not self._out >> d & 1 else self._next_active(d)
+        if self._out:
+            if self._check_over(ev):
+                return
+            nxt = d if beaten and not self._out >> d & 1 else self._next_active(d)
+        else:
+            nxt = d if beaten else self._c.nxt[d]
         self._bout += 1
         ev.append(self._start_bout(nxt))
 
