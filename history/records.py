@@ -14,7 +14,12 @@ bad line with its number and reason; every line is its own transaction, so a bad
 one changes nothing and the rest still load.  Lines with the same ``match.id``
 become deals of one new match.  Players are matched by username (any case); a
 missing one is created inactive, with no usable password, so the games keep
-their names and nobody can log in as them until an admin activates the account.
+their names and nobody can log in as them until an admin activates the account
+(inactive players are left off the leaderboard).
+
+Imported deals count in the statistics and, when their match is rated, in the
+ratings, applied in file order (the export writes the oldest first).  Importing
+the same file twice stores the games twice.
 """
 
 from __future__ import annotations

@@ -175,10 +175,14 @@ def _result_text(deal, names: dict[int, str]) -> str:
     if result.get("winner") is not None:
         return _("%(name)s won") % {"name": names.get(result["winner"], "?")}
     if result.get("fool") is not None:
-        return _("%(name)s is the fool") % {"name": names.get(result["fool"], "?")}
-    if result.get("fool_team") is not None:
-        return _("Team %(team)s lost") % {"team": result["fool_team"] + 1}
-    return ""
+        text = _("%(name)s is the fool") % {"name": names.get(result["fool"], "?")}
+    elif result.get("fool_team") is not None:
+        text = _("Team %(team)s lost") % {"team": result["fool_team"] + 1}
+    else:
+        return ""
+    if result.get("epaulettes"):
+        text += " · " + _("epaulettes: %(count)s") % {"count": result["epaulettes"]}
+    return text
 
 
 @require_GET

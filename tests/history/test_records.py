@@ -127,3 +127,15 @@ def test_bad_records_are_refused_with_line_and_reason_and_the_rest_load(tmp_path
     assert Move.objects.count() == json.loads(other)["deal"]["sources"].__len__()
     deal = Deal.objects.get()
     assert deal_record(deal) == json.loads(other)["record"]
+
+
+def test_seed_history_plays_finished_games():
+    out = io.StringIO()
+    call_command("seed_history", "4", "--user", "zoya", "--seed", "3", stdout=out)
+    assert "Seeded 4 games for zoya." in out.getvalue()
+    rows = PlayerGame.objects.filter(user__username="zoya")
+    assert rows.count() == 4
+    for deal in Deal.objects.filter(player_games__user__username="zoya"):
+        assert deal.status == Deal.Status.FINISHED
+        assert deal.moves.count() == deal.move_count
+        assert deal_record(deal)["result"] == deal.result
