@@ -155,9 +155,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         html = await database_sync_to_async(rendering.render_error)(message, self.sent_version)
         await self.send(text_data=html)
 
-    async def send_state(self, *, full: bool = False) -> None:
+    async def send_state(self, *, full: bool = False, version: int | None = None) -> None:
         version, html = await database_sync_to_async(rendering.render_state)(
-            self.match_id, self.viewer, full=full
+            self.match_id, self.viewer, full=full, version=version
         )
         self.sent_version = max(self.sent_version, version)
         await self.send(text_data=html)
@@ -171,7 +171,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         version = event.get("version")
         if what == "state" and version is not None and version <= self.sent_version:
             return  # An earlier render already showed this version or a later one.
-        await self.send_state(full=version is None)
+        # Presence changes keep the version, so they must not reuse a cached render.
+        await self.send_state(full=version is None, version=version if what == "state" else None)
 
 
 def _lobby_html() -> str:

@@ -89,9 +89,17 @@ def _epoch_ms(value: Any) -> int | None:
     return int(value.timestamp() * 1000) if value else None
 
 
-def table_context(match: Match, viewer: Viewer, *, with_chat: bool = True) -> dict[str, Any]:
-    seats = list(match.seats.select_related("user").order_by("number"))
-    game = services.load_game(match)
+def table_context(
+    match: Match,
+    viewer: Viewer,
+    *,
+    with_chat: bool = True,
+    seats: list[Seat] | None = None,
+    game: Any = None,
+) -> dict[str, Any]:
+    if seats is None:
+        seats = _load_seats(match.pk)
+        game = services.load_game(match)
     me = viewer.seat
     view = game.view(me) if game is not None else None
     playing = match.status == Match.Status.PLAYING
@@ -253,10 +261,40 @@ CHAT_TEMPLATE = "games/partials.html#chat"
 ERROR_TEMPLATE = "games/partials.html#error"
 
 
-def render_state(match_id: int, viewer: Viewer, *, full: bool = False) -> tuple[int, str]:
-    """(version, html) of the viewer's table; ``full`` adds the chat."""
+def _load_seats(match_id: int) -> list[Seat]:
+    return list(Seat.objects.filter(match_id=match_id).select_related("user").order_by("number"))
+
+
+# Every socket of a table renders the same version right after a change; within one
+# process they share the rows and the parsed engine state of that version.
+_recent: dict[int, tuple[int, Match, list[Seat], Any]] = {}
+_RECENT_MAX = 2000
+
+
+def _state_for(match_id: int, version: int | None) -> tuple[Match, list[Seat], Any]:
+    hit = _recent.get(match_id)
+    if version is not None and hit is not None and hit[0] == version:
+        return hit[1], hit[2], hit[3]
     match = Match.objects.select_related("variant", "live_deal").get(pk=match_id)
-    context = table_context(match, viewer, with_chat=full)
+    seats = _load_seats(match_id)
+    game = services.load_game(match)
+    if len(_recent) >= _RECENT_MAX:
+        _recent.pop(next(iter(_recent)))
+    _recent.pop(match_id, None)
+    _recent[match_id] = (match.version, match, seats, game)
+    return match, seats, game
+
+
+def render_state(
+    match_id: int, viewer: Viewer, *, full: bool = False, version: int | None = None
+) -> tuple[int, str]:
+    """(version, html) of the viewer's table; ``full`` adds the chat.
+
+    ``version`` names the version a push announced: a render of that version made a
+    moment ago for another viewer in this process is reused instead of read again.
+    """
+    match, seats, game = _state_for(match_id, None if full else version)
+    context = table_context(match, viewer, with_chat=full, seats=seats, game=game)
     html = render_to_string(STATE_TEMPLATE, context)
     if full:
         html += render_to_string(CHAT_TEMPLATE, context)

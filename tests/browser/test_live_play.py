@@ -133,7 +133,7 @@ def test_two_players_see_each_others_moves_without_reload(variants, browser, liv
     wait_for_live(page_b)
     # Alice's page started the game live when Bob sat down.
     page_a.wait_for_selector("#table-hand .hand-card")
-    for step in range(4):
+    for _ in range(4):
         pages = [page_a, page_b]
         mover = next(
             p

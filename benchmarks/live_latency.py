@@ -1,0 +1,352 @@
+"""Action-to-update latency of live play over real WebSockets.
+
+Drives N concurrent two-player games (no bots) against a daphne server: each seat is a
+WebSocket client that reads its own pushed HTML, picks a legal move from the controls
+the server rendered for it (beat if it can, else done/take, else lead), and sends it
+after a short think time.  Latency is measured from sending an action until BOTH
+seats' sockets have received a render carrying the new version.
+
+Then it plays one game in-process and counts the database queries per action (the
+service call plus one render per seat), early moves against late ones.
+
+    .venv/bin/python benchmarks/live_latency.py --games 50
+    .venv/bin/python benchmarks/live_latency.py --games 200 --think 1.0
+
+Without ``--url`` it migrates a fresh SQLite database in a temporary directory and
+starts ``daphne`` on a free port itself.  With ``--url`` the server must use the
+database this process sees (same DATABASE_URL/SQLITE_PATH), since users and tables
+are created here directly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+VERSION = re.compile(r'id="table-version"[^>]*data-version="(\d+)"[^>]*data-status="(\w+)"')
+HAND = re.compile(
+    r'class="hand-card"( disabled)? data-card="(\w\w)" data-lead="([^"]*)" data-beats="([^"]*)"'
+)
+CONTROL = re.compile(r'class="button control control-(take|done)" data-action="([^"]*)"')
+TARGET = re.compile(r'class="attack-target" data-attack="(\w\w)"')
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def setup_django(db_path: str | None) -> None:
+    if db_path:
+        os.environ["SQLITE_PATH"] = db_path
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+
+
+def make_tables(games: int) -> list[tuple[int, list[str]]]:
+    """N started two-player tables and a session cookie per seat."""
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from games import services
+    from games.models import RuleVariant
+
+    User = get_user_model()
+    variant = RuleVariant.objects.get(slug="classic")
+    tag = f"{os.getpid()}x{int(time.time())}"
+    tables = []
+    for n in range(games):
+        users = [
+            User.objects.create_user(username=f"bench{tag}g{n}s{s}", password=None)
+            for s in range(2)
+        ]
+        cookies = []
+        for user in users:
+            session = SessionStore()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            cookies.append(session.session_key)
+        match = services.create_match(users[0], variant, 2)
+        services.join_match(match, users[1])
+        tables.append((match.pk, cookies))
+    return tables
+
+
+def choose(frame: str, seat: int) -> str | None:
+    """A legal action from what the server rendered for this seat, or None."""
+    targets = set(TARGET.findall(frame))
+    hand = HAND.findall(frame)
+    for _disabled, card, _lead, beats in hand:
+        for attack in beats.split():
+            if attack in targets:
+                return f"{seat} defend {attack} {card}"
+    controls = dict(CONTROL.findall(frame))
+    if "done" in controls:
+        return controls["done"]
+    if "take" in controls:
+        return controls["take"]
+    return next((lead for _d, _c, lead, _b in hand if lead), None)
+
+
+class Seat:
+    def __init__(self, ws, seat: int) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.version = -1
+        self.status = ""
+        self.frame = ""
+        self.changed = asyncio.Event()
+
+    async def reader(self) -> None:
+        async for message in self.ws:
+            found = VERSION.search(message)
+            if found:
+                self.version = int(found.group(1))
+                self.status = found.group(2)
+                self.frame = message
+                self.changed.set()
+
+    async def wait_version(self, version: int, timeout: float = 30) -> None:
+        deadline = time.perf_counter() + timeout
+        while self.version < version:
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), max(0.001, deadline - time.perf_counter()))
+
+
+async def connect_game(base: str, match_id: int, cookies: list[str], gate: asyncio.Semaphore):
+    import websockets
+
+    url = base.replace("http", "ws", 1) + f"/ws/games/{match_id}/"
+    sockets = []
+    for cookie in cookies:
+        async with gate:  # Open sockets a few at a time, as real arrivals would.
+            sockets.append(
+                await websockets.connect(
+                    url,
+                    additional_headers={"Cookie": f"sessionid={cookie}", "Origin": base},
+                    max_size=2**22,
+                    open_timeout=60,
+                )
+            )
+    return sockets
+
+
+async def play_game(match_id: int, sockets, args, latencies: list[float], errors: list[str]) -> int:
+    seats = [Seat(ws, n) for n, ws in enumerate(sockets)]
+    readers = [asyncio.create_task(s.reader()) for s in seats]
+    rng = random.Random(match_id)
+    moves = 0
+    try:
+        await asyncio.gather(*(s.wait_version(0) for s in seats))
+        while moves < args.max_moves:
+            version = max(s.version for s in seats)
+            await asyncio.gather(*(s.wait_version(version) for s in seats))
+            if seats[0].status != "playing":
+                break
+            mover, action = None, None
+            for s in seats:
+                action = choose(s.frame, s.seat)
+                if action:
+                    mover = s
+                    break
+            if mover is None:
+                errors.append(f"match {match_id}: no move found")
+                break
+            await asyncio.sleep(rng.uniform(args.think * 0.5, args.think * 1.5))
+            start = time.perf_counter()
+            await mover.ws.send(
+                f'{{"type": "action", "action": "{action}", "version": {mover.version}}}'
+            )
+            try:
+                await asyncio.gather(*(s.wait_version(version + 1) for s in seats))
+            except TimeoutError:
+                errors.append(f"match {match_id}: no update for {action}")
+                break
+            latencies.append((time.perf_counter() - start) * 1000)
+            moves += 1
+    finally:
+        for ws in sockets:
+            await ws.close()
+        for task in readers:
+            task.cancel()
+    return moves
+
+
+async def drive(base: str, tables, args) -> tuple[list[float], list[str], float, int]:
+    latencies: list[float] = []
+    errors: list[str] = []
+    gate = asyncio.Semaphore(8)
+    connected = await asyncio.gather(*(connect_game(base, m, c, gate) for m, c in tables))
+    started = time.perf_counter()
+    results = await asyncio.gather(
+        *(
+            play_game(m, sockets, args, latencies, errors)
+            for (m, _c), sockets in zip(tables, connected, strict=True)
+        ),
+        return_exceptions=True,
+    )
+    for r in results:
+        if isinstance(r, BaseException):
+            errors.append(repr(r))
+    moves = sum(r for r in results if isinstance(r, int))
+    return latencies, errors, time.perf_counter() - started, moves
+
+
+def queries_per_action(max_moves: int) -> tuple[list[int], int]:
+    """Queries of apply_action plus one render per seat, move by move, in-process."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import rendering, services
+    from games.engine import Game
+    from games.models import Match, RuleVariant
+
+    User = get_user_model()
+    tag = f"q{os.getpid()}x{int(time.time())}"
+    users = [User.objects.create_user(username=f"{tag}s{s}", password=None) for s in range(2)]
+    match = services.create_match(users[0], RuleVariant.objects.get(slug="classic"), 2)
+    services.join_match(match, users[1])
+    viewers = [rendering.Viewer(u.pk, n) for n, u in enumerate(users)]
+    counts = []
+    rng = random.Random(1)
+    for _ in range(max_moves):
+        match = Match.objects.get(pk=match.pk)
+        if match.status != Match.Status.PLAYING:
+            break
+        game = Game.from_snapshot(match.state)
+        # Long games on purpose: prefer taking, so late moves carry a long history.
+        legal = [a for a in game.legal_actions() if a.kind != "swap"]
+        takes = [a for a in legal if a.kind == "take"]
+        action = takes[0] if takes and rng.random() < 0.7 else rng.choice(legal)
+        with CaptureQueriesContext(connection) as captured:
+            outcome = services.apply_action(
+                match.pk, users[action.seat], str(action), version=match.version
+            )
+            for viewer in viewers:
+                rendering.render_state(match.pk, viewer)
+        # The game-ending move also writes the result and ratings: counted apart.
+        if not outcome.is_over:
+            counts.append(len(captured.captured_queries))
+    return counts, len(Game.from_snapshot(Match.objects.get(pk=match.pk).state).history)
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--url", help="a running server, e.g. http://127.0.0.1:8000")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
+    parser.add_argument("--max-moves", type=int, default=40, help="moves per game at most")
+    args = parser.parse_args()
+
+    tmp = tempfile.TemporaryDirectory(prefix="durak-bench-")
+    server = None
+    db_path = None if args.url else os.path.join(tmp.name, "bench.sqlite3")
+    # The server runs as in production (no debug query log), on plain HTTP.
+    env = {
+        **os.environ,
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_DEBUG": "0",
+        "SECRET_KEY": os.environ.get("SECRET_KEY", "benchmark-only-secret-key-" + "x" * 32),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+    }
+    if db_path:
+        env["SQLITE_PATH"] = db_path
+    if not args.url:
+        os.environ.update({k: env[k] for k in ("DJANGO_DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")})
+    setup_django(db_path)
+    if not args.url:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0", "--skip-checks"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
+        port = free_port()
+        server = subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "daphne"),
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "durak_site.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+    else:
+        base = args.url.rstrip("/")
+    try:
+        tables = make_tables(args.games)
+        latencies, errors, seconds, moves = asyncio.run(drive(base, tables, args))
+    finally:
+        if server is not None:
+            server.terminate()
+            try:
+                server.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+    counts, history = queries_per_action(120)
+
+    print(f"games: {args.games} concurrent two-player games, {2 * args.games} WebSockets")
+    print(f"think time: {args.think:.2f} s mean; moves per game <= {args.max_moves}")
+    print(f"actions: {moves} in {seconds:.1f} s ({moves / seconds:.1f} actions/s)")
+    if latencies:
+        print(
+            "action-to-update latency (both seats updated): "
+            f"p50 {statistics.median(latencies):.1f} ms, p90 {pct(latencies, 90):.1f} ms, "
+            f"p99 {pct(latencies, 99):.1f} ms, max {max(latencies):.1f} ms"
+        )
+    print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
+    early, late = counts[:10], counts[-10:]
+    print(
+        "db queries per action (apply + 2 renders): "
+        f"early moves {statistics.mean(early):.1f}, late moves {statistics.mean(late):.1f} "
+        f"(moves 1-10 vs {len(counts) - 9}-{len(counts)}, history {history} actions)"
+    )
+    tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()
