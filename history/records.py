@@ -275,7 +275,7 @@ def import_line(data: Any, matches: dict[Any, Match], report: ImportReport) -> D
             Move(
                 match=match,
                 deal=deal,
-                seq=seq + i,
+                seq=seq + 1 + i,
                 seat=int(text.split()[0]),
                 action=text,
                 source=source,

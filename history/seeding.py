@@ -112,12 +112,14 @@ def play_deal(
         dealer=game.dealer,
         first_attacker=game.first_attacker,
     )
+    # Like the live service: Match.move_count moves so far, seq counts from 1.
     seq = Move.objects.filter(match=match).count()
     moves = []
     bots = dict(Seat.objects.filter(match=match).values_list("number", "bot_level"))
     while not game.is_over:
         action = _choose(game, rng)
         game.apply(action)
+        seq += 1
         moves.append(
             Move(
                 match=match,
@@ -128,7 +130,6 @@ def play_deal(
                 source=Move.Source.BOT if bots.get(action.seat) else Move.Source.PLAYER,
             )
         )
-        seq += 1
     finished_at = started_at + timedelta(seconds=seconds_per_move * len(moves))
     with transaction.atomic():
         Move.objects.bulk_create(moves, batch_size=500)
