@@ -273,10 +273,15 @@ def playout(g: Game, policy: Policy, rng: random.Random, max_steps: int = 2000) 
 
 
 def not_fool(g: Game, seat: int) -> float:
-    """1.0 if ``seat`` (or its team) is not the fool of the finished game, else 0.0."""
+    """The seat's score in a finished game: 1.0 unless it (or its team) is the fool.
+
+    With ``one_winner`` nobody is the fool, so the score is 1.0 for the winner only.
+    """
     r = g._result
     if r is None:
         return 0.5
+    if g._c.rules.one_winner:
+        return 1.0 if r["winner"] == seat or r["draw"] else 0.0
     team = g._c.team
     if team is not None:
         return 0.0 if r["fool_team"] == team[seat] else 1.0
