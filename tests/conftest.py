@@ -44,10 +44,14 @@ def standard_variants(request) -> None:
     Transactional tests flush every table afterwards, data migrations included,
     so a later test in the same worker would otherwise find no variants.
     """
-    marker = request.node.get_closest_marker("django_db")
-    if marker is None:
+    if request.node.get_closest_marker("django_db") is not None:
+        request.getfixturevalue("_django_db_helper")
+    elif {"transactional_db", "live_server_url"} & set(request.fixturenames):
+        request.getfixturevalue("transactional_db")
+    elif "db" in request.fixturenames:
+        request.getfixturevalue("db")
+    else:
         return
-    request.getfixturevalue("_django_db_helper")
     from importlib import import_module
 
     from django.apps import apps
