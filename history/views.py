@@ -68,9 +68,14 @@ def my_games(request: HttpRequest, username: str) -> HttpResponse:
         "results": PlayerGame.Result.choices,
     }
     template = "history/games.html"
-    if _wants_partial(request):
-        template += "#game-list"
-    return render(request, template, context)
+    if not _wants_partial(request):
+        return render(request, template, context)
+    response = render(request, template + "#game-list", context)
+    # The address bar gets the filters that are set, not every empty field of the form.
+    if page.number > 1:
+        query["page"] = page.number
+    response["HX-Push-Url"] = request.path + ("?" + urlencode(query) if query else "")
+    return response
 
 
 def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:

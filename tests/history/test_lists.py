@@ -48,11 +48,14 @@ def test_private_games_show_only_to_their_players(client, games):
 
 def test_filters_update_the_list_fragment(client, games):
     url = reverse("history:games", args=["anna"])
-    response = client.get(url, {"variant": "transfer"}, HTTP_HX_REQUEST="true")
+    response = client.get(
+        url, {"variant": "transfer", "result": "", "opponent": ""}, HTTP_HX_REQUEST="true"
+    )
     html = response.content.decode()
     assert "<html" not in html and 'id="game-list"' in html
     assert response["Vary"] and "HX-Request" in response["Vary"]
     assert _deals(html) == _ids(games["transfer"])
+    assert response["HX-Push-Url"] == url + "?variant=transfer"
     assert _deals(client.get(url, {"opponent": "BORIS"}).content.decode()) == _ids(
         games["public"]
     ) | _ids(games["transfer"])
