@@ -31,13 +31,14 @@ CONFIGS = [
 ]
 
 
-def run_engine(rules: Rules, seconds: float, seed: int = 1) -> tuple[int, int, float]:
-    """Play random games for about ``seconds``; return (games, actions, elapsed)."""
+def run_engine(rules: Rules, seconds: float, seed: int = 1) -> tuple[int, int, float, float]:
+    """Play random games for about ``seconds``; return (games, actions, wall s, CPU s)."""
     rng = random.Random(seed)
     rnd = rng.random
     new = Game.new
     games = actions = 0
     gc.collect()
+    cpu = time.process_time()
     start = time.perf_counter()
     deadline = start + seconds
     while True:
@@ -53,10 +54,10 @@ def run_engine(rules: Rules, seconds: float, seed: int = 1) -> tuple[int, int, f
         actions += n
         if games % 16 == 0 and time.perf_counter() > deadline:
             break
-    return games, actions, time.perf_counter() - start
+    return games, actions, time.perf_counter() - start, time.process_time() - cpu
 
 
-def run_durakgame(seconds: float, seed: int = 1) -> tuple[int, int, float] | None:
+def run_durakgame(seconds: float, seed: int = 1) -> tuple[int, int, float, float] | None:
     try:
         import durakgame as dg
         from durakgame.game import Game as DG
@@ -83,6 +84,7 @@ def run_durakgame(seconds: float, seed: int = 1) -> tuple[int, int, float] | Non
 
     games = actions = 0
     gc.collect()
+    cpu = time.process_time()
     start = time.perf_counter()
     deadline = start + seconds
     while True:
@@ -94,7 +96,7 @@ def run_durakgame(seconds: float, seed: int = 1) -> tuple[int, int, float] | Non
         actions += len(g.history.p1Moves) + len(g.history.p2Moves)
         if games % 16 == 0 and time.perf_counter() > deadline:
             break
-    return games, actions, time.perf_counter() - start
+    return games, actions, time.perf_counter() - start, time.process_time() - cpu
 
 
 def mid_game_states(rules: Rules, count: int, seed: int = 7) -> list[Game]:
@@ -113,13 +115,14 @@ def mid_game_states(rules: Rules, count: int, seed: int = 7) -> list[Game]:
 
 
 def copy_cost(rules: Rules) -> float:
+    """CPU microseconds per copy() of a mid-game state."""
     states = mid_game_states(rules, 200)
     reps = 50
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(reps):
         for g in states:
             g.copy()
-    return (time.perf_counter() - start) / (reps * len(states)) * 1e6
+    return (time.process_time() - start) / (reps * len(states)) * 1e6
 
 
 def state_memory(rules: Rules) -> float:
@@ -135,36 +138,52 @@ def state_memory(rules: Rules) -> float:
     return total / len(copies)
 
 
+def line(name: str, games: int, actions: int, wall: float, cpu: float) -> str:
+    return (
+        f"{name:34} {games / cpu:9.0f} {actions / cpu:10.0f} {actions / games:8.1f}"
+        f" {cpu / actions * 1e6:8.2f} {games / wall:11.0f}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--seconds", type=float, default=3.0, help="time per configuration")
+    ap.add_argument("--rounds", type=int, default=6, help="interleaved rounds for the comparison")
     ap.add_argument("--no-durakgame", action="store_true")
     args = ap.parse_args()
 
-    print(f"Python {sys.version.split()[0]}, {args.seconds:g} s per configuration, one core\n")
-    print(
-        f"{'configuration':34} {'games/s':>9} {'actions/s':>10} {'actions/game':>13} {'us/step':>8}"
-    )
-    ours2 = None
+    print(f"Python {sys.version.split()[0]}, {args.seconds:g} s per configuration, one core.")
+    print("Rates use CPU time (time.process_time); the last column uses wall time.\n")
+    head = f"{'configuration':34} {'games/s':>9} {'actions/s':>10} {'act/game':>8} {'us/step':>8}"
+    print(head + f" {'wall games/s':>11}")
     for name, rules in CONFIGS:
-        games, actions, dt = run_engine(rules, args.seconds)
-        if ours2 is None:
-            ours2 = actions / dt
-        print(
-            f"{name:34} {games / dt:9.0f} {actions / dt:10.0f} {actions / games:13.1f}"
-            f" {dt / actions * 1e6:8.2f}"
-        )
+        print(line(name, *run_engine(rules, args.seconds)))
+
     if not args.no_durakgame:
-        res = run_durakgame(args.seconds)
-        if res is None:
-            print("durakgame not installed: pip install -r benchmarks/requirements.txt")
+        if run_durakgame(0.05) is None:
+            print("\ndurakgame not installed: pip install -r benchmarks/requirements.txt")
         else:
-            games, actions, dt = res
+            # Interleave short runs of both engines so that load from other processes on
+            # a shared machine falls on both alike.
+            ours = [0, 0, 0.0, 0.0]
+            theirs = [0, 0, 0.0, 0.0]
+            per = args.seconds / 2
+            for r in range(args.rounds):
+                for acc, res in (
+                    (ours, run_engine(CONFIGS[0][1], per, seed=100 + r)),
+                    (theirs, run_durakgame(per, seed=100 + r)),
+                ):
+                    assert res is not None
+                    for i in range(4):
+                        acc[i] += res[i]
+            print(f"\nside by side, {args.rounds} interleaved rounds of {per:g} s each:")
+            print(line("ours: 2 players, 36, podkidnoy", *ours))  # type: ignore[arg-type]
+            print(line("durakgame 1.0.4 (2p, 36, throw-in)", *theirs))  # type: ignore[arg-type]
+            ratio_cpu = (ours[1] / ours[3]) / (theirs[1] / theirs[3])
+            ratio_wall = (ours[1] / ours[2]) / (theirs[1] / theirs[2])
             print(
-                f"{'durakgame 1.0.4 (2p, 36, throw-in)':34} {games / dt:9.0f} {actions / dt:10.0f}"
-                f" {actions / games:13.1f} {dt / actions * 1e6:8.2f}"
+                f"actions/s ratio ours/durakgame: {ratio_cpu:.2f}x (CPU), {ratio_wall:.2f}x (wall)"
             )
-            print(f"\nactions/s, ours (2 players) / durakgame: {ours2 / (actions / dt):.2f}x")
     print()
     print(f"copy(): {copy_cost(Rules()):.2f} us per copy (2 players, mid-game)")
     print(f"copy(): {copy_cost(Rules(players=6)):.2f} us per copy (6 players, mid-game)")

@@ -104,6 +104,7 @@ class _Config:
         "deck_mask",
         "elig_cache",
         "nxt",
+        "lob",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -121,6 +122,7 @@ class _Config:
         self.deck_mask = DECK_MASK[rules.deck_size]
         self.elig_cache: dict[int, int] = {}
         self.nxt = tuple((s + 1) % self.n for s in range(self.n))
+        self.lob = (self.deck_mask & -self.deck_mask).bit_length() - 1 >> 3
 
 
 _CONFIGS: dict[Rules, _Config] = {}
@@ -172,13 +174,16 @@ def _atk1(i: int) -> Action:
 _ATK_TABLES: list[list[list[tuple[Action, ...] | None]] | None] = [None] * 32
 
 
-def _attacks(out: list[Action], seat: int, avail: int, room: int) -> None:
-    """Append attack actions for every same-rank subset of ``avail`` of size <= room."""
+def _attacks(out: list[Action], seat: int, avail: int, room: int, lob: int = 0) -> None:
+    """Append attack actions for every same-rank subset of ``avail`` of size <= room.
+
+    ``lob`` is the deck's lowest byte holding cards (bytes below it are always empty).
+    """
     key = seat << 2 | (3 if room >= 4 else room - 1)
     tl = _ATK_TABLES[key]
     if tl is None:
         tl = _ATK_TABLES[key] = [[None] * 256 for _ in range(7)]
-    for pos, v in enumerate(avail.to_bytes(7, "little")):
+    for pos, v in enumerate((avail >> (lob << 3)).to_bytes(7 - lob, "little"), lob):
         if v:
             t = tl[pos][v]
             if t is None:
@@ -663,7 +668,7 @@ class Game:
         if ph == LEAD:
             s = self._att
             if self._c.multi:
-                _attacks(out, s, self._hands[s], self._cap)
+                _attacks(out, s, self._hands[s], self._cap, self._c.lob)
             else:
                 h = self._hands[s]
                 while h:
@@ -711,7 +716,7 @@ class Game:
                     avail = hands[s] & closure
                     if avail:
                         if avail & (avail - 1):
-                            _attacks(out, s, avail, room)
+                            _attacks(out, s, avail, room, self._c.lob)
                         else:
                             i = (avail.bit_length() - 1) << 3 | s
                             out.append(_ATK1[i] or _atk1(i))
@@ -872,7 +877,9 @@ class Game:
         # Mutations start here: everything above only reads.
         h ^= m
         hands[seat] = h
-        self._known[seat] &= ~m
+        known = self._known
+        if known[seat] & m:
+            known[seat] &= ~m
         if m & self._six:
             self._six = 0
         if n == 1:
@@ -950,7 +957,9 @@ class Game:
         bb = BIT[b]
         h ^= bb
         hands[seat] = h
-        self._known[seat] &= ~bb
+        known = self._known
+        if known[seat] & bb:
+            known[seat] &= ~bb
         if bb & self._six:
             self._six = 0
         self._tdef[self._tatt.index(a)] = b
@@ -963,8 +972,10 @@ class Game:
             self._emptied(seat, action, ev)
             if self._phase == OVER:
                 return ev
-        if not unb:
-            self._settle(ev)
+        if not unb and (
+            self._natt >= self._cap or not h or not self._elig & ~self._done & ~self._empty
+        ):
+            self._end_bout(ev, True)
         return ev
 
     def _refuse_defence(self, seat: int, action: Action) -> None:
@@ -1016,9 +1027,11 @@ class Game:
                 )
             self._check_attacker(action, seat)
             raise IllegalAction(f"{action}: attack cards are still unbeaten")
-        self._done |= 1 << seat
+        done = self._done | 1 << seat
+        self._done = done
         ev: list[Any] = [_tn(SaidDone, (seat,))]
-        self._settle(ev)
+        if not self._elig & ~done & ~self._empty:
+            self._end_bout(ev, ph == DEFEND)
         return ev
 
     def _check_transfer(self, action: Action, seat: int, what: str) -> int:
@@ -1202,55 +1215,61 @@ class Game:
         d = self._def
         cards = self._tmask
         tatt = self._tatt
-        tdef = self._tdef
         hands = self._hands
         if beaten:
             self._discard |= cards
-            ev.append(_tn(BoutBeaten, (d, tuple(map(_CODE, tatt + tdef)))))
+            ev.append(_tn(BoutBeaten, (d, tuple(map(_CODE, tatt + self._tdef)))))
         else:
             hands[d] |= cards
             self._known[d] |= cards
             self._empty &= ~(1 << d)
             taken = [*map(_CODE, tatt)]
-            taken.extend([CODES[i] for i in tdef if i >= 0])
+            taken += [CODES[i] for i in self._tdef if i >= 0]
             ev.append(_tn(CardsTaken, (d, tuple(taken))))
         self._tatt = []
         self._tdef = []
-        self._tmask = 0
-        self._unb = 0
-        self._natt = 0
-        self._nbeat = 0
+        self._tmask = self._unb = self._natt = self._nbeat = 0
         talon = self._talon
+        # Drawing order: the principal attacker (after transfers: the last one to pass
+        # the attack on), the other attackers in the order they joined, the defender.
         order = self._joined
+        att = self._att
+        if order[0] != att:
+            order.remove(att)
+            order.insert(0, att)
         if d in order:
             order.remove(d)
         order.append(d)
         if talon:
             hs = self._c.hs
+            six = self._six
             for s in order:
-                need = hs - hands[s].bit_count()
+                h = hands[s]
+                need = hs - h.bit_count()
                 if need <= 0:
                     continue
-                m = 0
                 if need < len(talon):
                     k = need
+                    m = 0
                     for _ in range(k):
                         m |= BIT[talon.pop()]
                 else:
                     k = len(talon)
+                    m = 0
                     for i in talon:
                         m |= BIT[i]
                     talon.clear()
-                hands[s] |= m
-                self._empty &= ~(1 << s)
-                if m & self._six:
+                if not h:
+                    self._empty &= ~(1 << s)
+                hands[s] = h | m
+                if m & six:
                     self._six_owner = s
                 if talon:
                     ev.append(_tn(Drew, (s, k, None)))
                     continue
                 # The face-up trump was the last card: drawn, so publicly in this hand.
                 self._known[s] |= BIT[self._trump]
-                if self._six:
+                if six:
                     self._tdrawer = s
                 ev.append(_tn(Drew, (s, k, CODES[self._trump])))
                 break
@@ -1261,14 +1280,33 @@ class Game:
                     self._go_out(s, ev)
                     if self._phase == OVER:
                         return
+        c = self._c
         if self._out:
             if self._check_over(ev):
                 return
-            nxt = d if beaten and not self._out >> d & 1 else self._next_active(d)
+            att = d if beaten and not self._out >> d & 1 else self._next_active(d)
+            d = self._next_opp(att)
         else:
-            nxt = d if beaten else self._c.nxt[d]
-        self._bout += 1
-        ev.append(self._start_bout(nxt))
+            att = d if beaten else c.nxt[d]
+            d = c.nxt[att]  # nobody out: the next seat defends (in teams seats alternate)
+        # The next bout starts.
+        bout = self._bout + 1
+        self._bout = bout
+        fbl = c.fbl
+        cap = fbl if fbl and not bout else MAX_ATTACK
+        hc = hands[d].bit_count()
+        if hc < cap:
+            cap = hc
+        self._att = att
+        self._def = d
+        self._cap = cap
+        m = c.elig_cache.get((self._out << 6) | (att << 3) | d)
+        self._elig = m if m is not None else self._eligible(att, d)
+        self._phase = LEAD
+        self._done = 0
+        self._joined = []
+        self._shown = 0
+        ev.append(_tn(BoutStarted, (att, d, cap)))
 
     def _check_over(self, ev: list[Any]) -> bool:
         c = self._c

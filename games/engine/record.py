@@ -26,7 +26,10 @@ def _history_chain(actions: list[Action]) -> Any:
 def to_record(g: Game) -> dict[str, Any]:
     deck, dealer, fa, fa_by = g._deal
     if deck is None:
-        raise ValueError("a determinized game has no real deal, so it has no record")
+        raise ValueError(
+            "this game was not dealt from a deck (a made-up position or a determinized game),"
+            " so it has no record; use snapshot()"
+        )
     return {
         "format": RECORD_FORMAT,
         "rules": g.rules.to_dict(),

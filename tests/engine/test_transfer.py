@@ -107,3 +107,12 @@ def test_trump_show_only_the_trump_of_the_attack_rank():
         g.apply("1 show 7H")
     with pytest.raises(IllegalAction, match="no trump-show"):
         Game.from_position(P3, ["6C", "6H 7D", "8S 9S"], "AH", talon="7C AH").apply("1 show 6H")
+
+
+def test_transfer_drawing_order_principal_attacker_first():
+    # 0 leads, 1 transfers to 2, 2 beats: 1 is now the principal attacker and draws first.
+    hands = ["6C 9S 9C 9D", "6D TD JD", "7C 7D QS KS AS"]
+    g = Game.from_position(P3, hands, "6H", talon="8C 8D 8S 8H JC QC 6H")
+    play(g, "0 attack 6C", "1 transfer 6D", "2 defend 6C 7C", "2 defend 6D 7D", "1 done")
+    ev = play(g, "0 done")
+    assert [(e.seat, e.count) for e in ev if e.kind == "drew"] == [(1, 4), (0, 3)]
