@@ -138,6 +138,17 @@ def state_memory(rules: Rules) -> float:
     return total / len(copies)
 
 
+def calibration() -> float:
+    """CPU ms of an empty million-step loop: a yardstick for how fast this machine is now."""
+    best = 1e9
+    for _ in range(5):
+        start = time.process_time()
+        for _ in range(1_000_000):
+            pass
+        best = min(best, time.process_time() - start)
+    return best * 1e3
+
+
 def line(name: str, games: int, actions: int, wall: float, cpu: float) -> str:
     return (
         f"{name:34} {games / cpu:9.0f} {actions / cpu:10.0f} {actions / games:8.1f}"
@@ -153,6 +164,7 @@ def main() -> None:
     args = ap.parse_args()
 
     print(f"Python {sys.version.split()[0]}, {args.seconds:g} s per configuration, one core.")
+    print(f"Calibration: an empty 1e6-step Python loop takes {calibration():.1f} ms CPU here.")
     print("Rates use CPU time (time.process_time); the last column uses wall time.\n")
     head = f"{'configuration':34} {'games/s':>9} {'actions/s':>10} {'act/game':>8} {'us/step':>8}"
     print(head + f" {'wall games/s':>11}")
