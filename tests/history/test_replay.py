@@ -18,19 +18,31 @@ def _record_prefix(record, step):
     return Game.from_record(dict(record, actions=record["actions"][:step], result=None))
 
 
+def _states(record):
+    """The engine after 0, 1, 2, ... moves of the record, rebuilt independently."""
+    game = _record_prefix(record, 0)
+    states = [game.snapshot()]
+    for text in record["actions"]:
+        game.apply(text)
+        states.append(game.snapshot())
+    return states
+
+
 def test_every_step_shows_the_engine_state_rebuilt_from_the_record(client):
     match = play_match(["anna", "boris", "vera"], "transfer", seed=7)
     deal = match.deals.get()
     record = deal_record(deal)
     url = reverse("history:replay", args=[match.pk])
     assert len(record["actions"]) == deal.move_count > 10
+    states = _states(record)
+    assert _record_prefix(record, len(record["actions"])).snapshot() == states[-1]
     for step in range(len(record["actions"]) + 1):
         response = client.get(url, {"step": step}, HTTP_HX_REQUEST="true")
         assert response.status_code == 200
         html = response.content.decode()
         assert "<html" not in html, "a step must be a fragment, not a page"
         zones = read_zones(html).zones
-        snap = _record_prefix(record, step).snapshot()
+        snap = states[step]
         for seat, hand in enumerate(snap["hands"]):
             assert zones[f"hand-{seat}"] == hand, (step, seat)
         assert zones["talon"] == snap["talon"], step
@@ -41,7 +53,7 @@ def test_every_step_shows_the_engine_state_rebuilt_from_the_record(client):
     # Bout marks follow the engine: each move is labelled with the bout it was made in.
     timeline = timeline_for(deal)
     for move in timeline.moves:
-        assert move.bout == _record_prefix(record, move.step - 1).snapshot()["bout"]
+        assert move.bout == states[move.step - 1]["bout"]
     ends = sum(1 for m in timeline.moves if m.bout_end)
     assert ends in (timeline.moves[-1].bout, timeline.moves[-1].bout + 1)
 
