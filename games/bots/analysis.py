@@ -71,7 +71,6 @@ def action_values(
             try:
                 values[a] = solver.wins(child)
             except endgame.OutOfBudget:
-                endgame._IN_PROGRESS.clear()
                 values = None
                 break
         if values is not None:

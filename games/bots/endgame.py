@@ -19,7 +19,6 @@ from . import fast
 
 _RNG = random.Random(0)
 _TABLE: dict[tuple, bool] = {}
-_IN_PROGRESS: set[tuple] = set()
 _MAX_TABLE = 1_500_000
 
 
@@ -72,6 +71,8 @@ class Solver:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
+        # Per search, not global: bots may search in several threads at once.
+        self.in_progress: set[tuple] = set()
 
     def _mine(self, g: Game, s: int) -> bool:
         team = g._c.team
@@ -85,7 +86,7 @@ class Solver:
         hit = _TABLE.get(key)
         if hit is not None:
             return hit
-        if key in _IN_PROGRESS:
+        if key in self.in_progress:
             # A repeated position (transfers can cycle): score it as lost for us,
             # so the solver never relies on going round in circles.
             return False
@@ -99,7 +100,7 @@ class Solver:
             return fast.not_fool(g, self.seat) > 0.5
         acts = _ordered(g, s, fast.legal(g, s))
         mine = self._mine(g, s)
-        _IN_PROGRESS.add(key)
+        self.in_progress.add(key)
         try:
             res = not mine
             for a in acts:
@@ -113,7 +114,7 @@ class Solver:
                     res = False
                     break
         finally:
-            _IN_PROGRESS.discard(key)
+            self.in_progress.discard(key)
         if len(_TABLE) > _MAX_TABLE:
             _TABLE.clear()
         _TABLE[key] = res
@@ -147,7 +148,6 @@ def solve(
                 if not all_values:
                     break
     except OutOfBudget:
-        _IN_PROGRESS.clear()
         return None
     return best, values
 

@@ -19,7 +19,7 @@ from .base import DEFAULT_BUDGET, Budget, rebuild
 EXPLORE = 0.6
 # Without a time limit the solver still needs a bound; nodes per rollout it may spend.
 NODES_PER_ITERATION = 30
-MIN_SOLVER_NODES = 3_000
+MIN_SOLVER_NODES = 500
 
 
 def evaluate(

@@ -104,6 +104,7 @@ def test_analysis_runs_once_and_shows_the_result(monkeypatch):
     monkeypatch.setattr(
         services, "ANALYSIS_BUDGET", AnalysisBudget(seconds=0.01, samples=1, min_samples=1)
     )
+    monkeypatch.setattr(services, "analysis_seats", lambda deal: [0])
     match = play_match(["alice", "bob"], deals=1, seed=3, is_rated=False)
     deal = match.deals.get()
     url = reverse("analysis:deal_analysis", args=[match.pk, deal.number])
