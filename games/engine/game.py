@@ -78,6 +78,7 @@ from .events import (
     Transferred,
     WentOut,
 )
+from .knowledge import Knowledge
 from .rules import MAX_ATTACK, Rules
 
 LEAD, DEFEND, TAKING, OVER = range(4)
@@ -1469,9 +1470,8 @@ class Game:
             v["legal"] = [str(a) for a in self.legal_actions() if a.seat == seat]
         return v
 
-    def knowledge(self, seat: int) -> Any:
-        from .knowledge import Knowledge
-
+    def knowledge(self, seat: int) -> Knowledge:
+        """Everything ``seat`` may know (see ``Knowledge``)."""
         return Knowledge.of(self, seat)
 
     def determinize(self, seat: int, rng: random.Random | int | None = None) -> Game:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
@@ -64,7 +65,11 @@ class Knowledge:
     first_attacker_by: str
     public: tuple[Any, ...]
     result: dict[str, Any] | None = field(default=None, hash=False)
-    view: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @cached_property
+    def view(self) -> dict[str, Any]:
+        """The seat's ``Game.view`` (rebuilt from this knowledge alone)."""
+        return self.determinize(random.Random(0)).view(self.seat)
 
     @classmethod
     def of(cls, game: Game, seat: int) -> Knowledge:
@@ -89,7 +94,6 @@ class Knowledge:
             first_attacker_by=fa_by,
             public=pub,
             result=game.result,
-            view=game.view(seat),
         )
 
     # Friendly read-outs -------------------------------------------------
