@@ -305,7 +305,7 @@ def main() -> None:
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=open(os.path.join(tmp.name, "daphne.log"), "w"),  # noqa: SIM115
         )
         base = f"http://127.0.0.1:{port}"
         for _ in range(100):
@@ -319,6 +319,10 @@ def main() -> None:
     try:
         tables = make_tables(args.games)
         latencies, errors, seconds, moves = asyncio.run(drive(base, tables, args))
+    except BaseException:
+        if server is not None:
+            print(open(os.path.join(tmp.name, "daphne.log")).read()[-3000:])
+        raise
     finally:
         if server is not None:
             server.terminate()

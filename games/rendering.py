@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from games import services
 from games.engine import Action
@@ -45,6 +48,7 @@ VARIANT_NAMES = [
     gettext_noop("One winner"),
 ]
 MAX_BACKS = 8
+BACK_HTML = mark_safe('<span class="card-back" aria-hidden="true"></span>')
 
 
 def variant_name(variant: Any) -> str:
@@ -52,19 +56,37 @@ def variant_name(variant: Any) -> str:
 
 
 def card(code: str) -> dict[str, Any]:
+    """Display data of a card, with its HTML ready (built once per language and card)."""
+    return dict(_card(code, get_language()))
+
+
+@lru_cache(maxsize=512)
+def _card(code: str, language: str | None) -> tuple[tuple[str, Any], ...]:
     rank, suit = code[0], code[1]
     rank_label = RANKS.get(rank, rank)
-    return {
-        "code": code,
-        "rank": rank_label,
-        "suit": SUITS[suit],
-        "red": suit in "DH",
-        "label": _("%(rank)s of %(suit)s")
-        % {
-            "rank": _(RANK_NAMES[rank]) if rank in RANK_NAMES else rank_label,
-            "suit": _(SUIT_NAMES[suit]),
-        },
-    }
+    name = _(RANK_NAMES[rank]) if rank in RANK_NAMES else rank_label
+    label = _("%(rank)s of %(suit)s") % {"rank": name, "suit": _(SUIT_NAMES[suit])}
+    red = suit in "DH"
+    # The same markup as the "card" partial; made here because a table shows dozens.
+    html = format_html(
+        '<span class="playing-card{}" data-card="{}" aria-label="{}" role="img">'
+        '<span class="rank">{}</span><span class="suit">{}</span></span>',
+        " red" if red else "",
+        code,
+        label,
+        rank_label,
+        SUITS[suit],
+    )
+    return tuple(
+        {
+            "code": code,
+            "rank": rank_label,
+            "suit": SUITS[suit],
+            "red": red,
+            "label": label,
+            "html": html,
+        }.items()
+    )
 
 
 @dataclass
@@ -119,7 +141,7 @@ def table_context(
                 "is_me": seat.number == me,
                 "team": seat.team,
                 "count": count,
-                "backs": range(min(count, MAX_BACKS)),
+                "backs": BACK_HTML * min(count, MAX_BACKS),
                 "is_attacker": bool(view) and playing and view["attacker"] == seat.number,
                 "is_defender": bool(view) and playing and view["defender"] == seat.number,
                 "to_act": seat.number in to_act,
@@ -226,10 +248,10 @@ def _status_text(
     if me is not None and me in to_act:
         if me == defender:
             return _("Your turn: beat the cards or take them.")
-        if view["phase"] == "lead":
+        if view["phase"] == "attack":
             return _("Your turn: lead a card.")
         return _("You may throw in cards or say done.")
-    if view["phase"] == "lead":
+    if view["phase"] == "attack":
         return _("%(name)s leads.") % {"name": names[view["attacker"]]}
     if defender in to_act:
         return _("%(name)s is defending.") % {"name": names[defender]}
