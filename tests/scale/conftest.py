@@ -45,11 +45,15 @@ def drop_stray_connections(django_db_setup, django_db_blocker) -> Iterator[None]
 
 
 @pytest.fixture(autouse=True)
-def standard_variants(django_db_blocker) -> None:
+def standard_variants(request, django_db_blocker) -> None:
     """Transactional tests flush the data migration's variants: put them back."""
     import importlib
 
     from django.apps import apps
+
+    if request.node.get_closest_marker("django_db") is None:
+        return
+    request.getfixturevalue("django_db_setup")
 
     migration = importlib.import_module("games.migrations.0002_standard_variants")
     with django_db_blocker.unblock():
