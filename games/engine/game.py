@@ -321,6 +321,8 @@ class Game:
         g._out_order = list(out_order)
         g._out = sum(1 << s for s in out_order)
         g._empty = sum(1 << s for s in range(n) if not g._hands[s])
+        if g._talon and g._empty:
+            raise ValueError("while the talon lasts every player holds cards")
         if not g._talon:
             for s in range(n):
                 if not g._hands[s] and not g._out >> s & 1:
