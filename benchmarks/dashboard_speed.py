@@ -14,7 +14,6 @@ dominate the run); every column the ORM would fill gets the model's default.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -38,12 +37,21 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--reuse", type=Path, help="measure a database kept by an earlier --keep run"
     )
+    parser.add_argument(
+        "--postgres",
+        metavar="URL",
+        help="use this PostgreSQL server instead: a scratch database is created on it "
+        "(and dropped afterwards unless --keep)",
+    )
     return parser.parse_args()
 
 
-def setup_django(db_path: Path) -> None:
+def setup_django(db_path: Path | None, database_url: str | None = None) -> None:
     os.environ.pop("DATABASE_URL", None)
-    os.environ["SQLITE_PATH"] = str(db_path)
+    if database_url:
+        os.environ["DATABASE_URL"] = database_url
+    else:
+        os.environ["SQLITE_PATH"] = str(db_path)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
     import django
 
@@ -91,10 +99,16 @@ def generate(games: int, users: int, seed: int) -> dict[str, int]:
     rng = random.Random(seed)
     now = timezone.now()
     dt = connection.ops.adapt_datetimefield_value
+    rules_field = Deal._meta.get_field("rules")
+
+    def js(value):
+        return rules_field.get_db_prep_save(value, connection)
+
     variants = [
-        (v.pk, v.min_players, v.max_players, json.dumps(v.rules_for(v.min_players).to_dict()))
+        (v.pk, v.min_players, v.max_players, js(v.rules_for(v.min_players).to_dict()))
         for v in RuleVariant.objects.all()
     ]
+    empty_rules, empty_deck = js({}), js([])
     bot_levels = [level for level, _ in BotLevel.choices]
 
     with transaction.atomic():
@@ -198,8 +212,8 @@ def generate(games: int, users: int, seed: int) -> dict[str, int]:
                     deal_id,
                     match_id,
                     number,
-                    "{}",
-                    "[]",
+                    empty_rules,
+                    empty_deck,
                     0,
                     rng.randrange(players),
                     status,
@@ -277,9 +291,37 @@ def measure(runs: int) -> tuple[float, list[float], list[float], list[dict]]:
     return first, times, cpu_times, queries
 
 
+def scratch_postgres(url: str, drop: str | None = None) -> str:
+    """Create (or drop) a scratch database on the server at ``url``; its URL."""
+    import psycopg
+
+    base, _, _ = url.rpartition("/")
+    name = drop or f"durak_dashboard_bench_{os.getpid()}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        if drop:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        else:
+            admin.execute(f'CREATE DATABASE "{name}"')
+    return f"{base}/{name}"
+
+
 def main() -> None:
     args = parse_args()
-    if args.reuse:
+    pg_url = None
+    if args.postgres:
+        pg_url = scratch_postgres(args.postgres)
+        workdir = None
+        started = time.perf_counter()
+        setup_django(None, pg_url)
+        counts = generate(args.games, args.users, args.seed)
+        built = time.perf_counter() - started
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")  # as autovacuum would soon after a bulk load
+            cursor.execute("SELECT pg_database_size(current_database())")
+            size_mb = cursor.fetchone()[0] / 1e6
+    elif args.reuse:
         db_path, workdir = args.reuse, None
         setup_django(db_path)
         from games.models import Deal, Move
@@ -293,11 +335,12 @@ def main() -> None:
         setup_django(db_path)
         counts = generate(args.games, args.users, args.seed)
         built = time.perf_counter() - started
-    size_mb = db_path.stat().st_size / 1e6
+    if not pg_url:
+        size_mb = db_path.stat().st_size / 1e6
 
     first, times, cpu_times, queries = measure(args.runs)
     print(
-        f"database: SQLite, {size_mb:.0f} MB"
+        f"database: {'PostgreSQL' if pg_url else 'SQLite'}, {size_mb:.0f} MB"
         + (f", built and filled in {built:.1f} s" if built else "")
     )
     print("rows: " + ", ".join(f"{name} {n:,}" for name, n in counts.items()))
@@ -308,6 +351,7 @@ def main() -> None:
     )
     # SQLite runs inside this process, so CPU time covers the queries too; on a
     # shared machine it shows the request's own cost, apart from waiting for a core.
+    # (PostgreSQL works in its own process: there it is Django's share only.)
     print(
         f"dashboard, CPU time of this process: median {statistics.median(cpu_times) * 1000:.0f} ms"
         f" (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
@@ -315,7 +359,15 @@ def main() -> None:
     print(f"queries per request: {len(queries)}")
     for query in sorted(queries, key=lambda q: -float(q["time"]))[:8]:
         print(f"  {float(query['time']) * 1000:7.1f} ms  {query['sql'][:90]}")
-    if args.keep or workdir is None:
+    if pg_url:
+        if args.keep:
+            print(f"kept {pg_url}")
+        else:
+            from django.db import connections
+
+            connections.close_all()
+            scratch_postgres(args.postgres, drop=pg_url.rpartition("/")[2])
+    elif args.keep or workdir is None:
         print(f"kept {db_path}")
     else:
         for path in workdir.iterdir():
