@@ -93,7 +93,7 @@ class Solver:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise OutOfBudget
-        if not self.nodes & 255 and time.perf_counter() > self.deadline:
+        if not self.nodes & 63 and time.perf_counter() > self.deadline:
             raise OutOfBudget
         s = fast.decider(g)
         if s is None:

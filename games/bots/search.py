@@ -48,7 +48,7 @@ def evaluate(
     while True:
         if limit is not None and it >= limit:
             break
-        if it >= k and time.perf_counter() > deadline:
+        if it and time.perf_counter() > deadline:
             break
         if uniform or it < k:
             i = it % k
@@ -91,6 +91,9 @@ class HardBot:
             found = self._solve(g, seat, budget, start)
             if found is not None:
                 return found
+        # The policy's move first: under time pressure it is the one surely visited.
+        first = fast.medium_move(g, seat, acts, rng)
+        acts = [first] + [a for a in acts if a != first]
         visits, total = evaluate(knowledge, acts, rng, budget)
         best = max(range(len(acts)), key=lambda j: (visits[j], total[j]))
         return acts[best]
