@@ -1,0 +1,477 @@
+"""Load on the two-process cluster (PostgreSQL + Redis), compared with one process on SQLite.
+
+It creates users, sessions and N two-player tables directly through the services
+(bots off), starts the daphne processes with ``durak_site.cluster``, and plays
+every table over real WebSockets (the ``websockets`` package): the two seats of a
+table sit on different processes, so every move crosses Redis. Each game is
+driven by one coroutine that keeps its own engine copy, waits a human-like think
+time, sends a random legal action from the seat that may play it, and measures
+the time until BOTH seats' sockets received a render with the new version. When
+a game ends the table's rematch starts the next one, so the load stays constant.
+
+Afterwards it checks the database: every acknowledged action is a ``Move``
+exactly once, in order, and each match's seqs run 1..N without a gap.
+
+    .venv/bin/python benchmarks/cluster_load.py                      # both runs
+    .venv/bin/python benchmarks/cluster_load.py --mode cluster --games 500 --duration 60
+    .venv/bin/python benchmarks/cluster_load.py --mode single --games 100
+
+The cluster run uses a fresh PostgreSQL database (``--database``, default
+``durak_bench``, dropped and created on ``--pg``) and Redis (``--redis``) under a
+fresh key prefix; the single run uses a fresh SQLite file and the in-memory layer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+VERSION = re.compile(r'id="table-version"[^>]*data-version="(\d+)"')
+ERROR = 'id="table-error"'
+TIMEOUT = 15.0
+
+
+# ----------------------------------------------------------------- setup
+
+
+def prepare_environment(args: argparse.Namespace, workdir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(
+        DJANGO_SETTINGS_MODULE="durak_site.settings",
+        LOG_LEVEL="WARNING",
+        GAMES_BOT_DELAY="0,0",
+        PYTHONPATH=str(ROOT),
+    )
+    if args.mode == "cluster":
+        import psycopg
+
+        with psycopg.connect(f"{args.pg.rstrip('/')}/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{args.database}"')
+        env["DATABASE_URL"] = f"{args.pg.rstrip('/')}/{args.database}"
+        env["REDIS_URL"] = args.redis
+        env["CHANNELS_PREFIX"] = f"durak-bench-{uuid.uuid4().hex[:8]}"
+        env["CACHE_PREFIX"] = env["CHANNELS_PREFIX"]
+    else:
+        env["SQLITE_PATH"] = str(workdir / "bench.sqlite3")
+    return env
+
+
+def migrate_and_seed(env: dict[str, str], games: int) -> list[dict]:
+    """Migrate, then create 2 users, their sessions and one started table per game."""
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from games import services
+    from games.models import Match, RuleVariant
+
+    settings.GAMES_AUTO_START = True
+    User = get_user_model()
+    variant = RuleVariant.objects.get(slug="classic")
+    tables = []
+    stamp = uuid.uuid4().hex[:6]
+    for number in range(games):
+        users = [User.objects.create(username=f"b{stamp}{number}x{seat}") for seat in range(2)]
+        cookies = []
+        for user in users:
+            session = SessionStore()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            cookies.append(session.session_key)
+        match = services.create_match(users[0], variant, 2)
+        services.join_match(match, users[1])
+        match = Match.objects.get(pk=match.pk)
+        tables.append(
+            {"id": match.pk, "cookies": cookies, "state": match.state, "version": match.version}
+        )
+    from django.db import connections
+
+    connections.close_all()
+    return tables
+
+
+# ----------------------------------------------------------------- driving
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    acknowledged: dict[int, list[str]] = field(default_factory=dict)
+    rematches: int = 0
+
+
+class Seat:
+    def __init__(self, url: str, match_id: int, cookie: str) -> None:
+        self.url = url
+        self.match_id = match_id
+        self.cookie = cookie
+        self.version = -1
+        self.conn = None
+        self.waiters: list[tuple[int, asyncio.Future]] = []
+        self.reader: asyncio.Task | None = None
+        self.errors: list[str] = []
+
+    async def open(self) -> None:
+        from websockets.asyncio.client import connect
+
+        host = self.url.split("://", 1)[1]
+        self.conn = await connect(
+            f"ws://{host}/ws/games/{self.match_id}/",
+            origin=self.url,
+            additional_headers={"Cookie": f"sessionid={self.cookie}"},
+            compression=None,
+            open_timeout=60,
+            ping_interval=None,
+            max_size=2**22,
+        )
+        self.reader = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for frame in self.conn:
+                if isinstance(frame, bytes):
+                    frame = frame.decode()
+                if ERROR in frame:
+                    self.errors.append(re.sub(r"<[^>]+>", "", frame)[:200])
+                found = VERSION.search(frame)
+                if found:
+                    self.version = max(self.version, int(found.group(1)))
+                    ready = [w for w in self.waiters if w[0] <= self.version]
+                    for item in ready:
+                        self.waiters.remove(item)
+                        if not item[1].done():
+                            item[1].set_result(time.perf_counter())
+        except Exception as error:  # A dropped socket is an error of the run.
+            self.errors.append(f"socket closed: {error!r}")
+
+    def wait_version(self, version: int) -> asyncio.Future:
+        future = asyncio.get_running_loop().create_future()
+        if self.version >= version:
+            future.set_result(time.perf_counter())
+        else:
+            self.waiters.append((version, future))
+        return future
+
+    async def send(self, data: dict) -> None:
+        await self.conn.send(json.dumps(data))
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            await self.conn.close()
+        if self.reader is not None:
+            await asyncio.gather(self.reader, return_exceptions=True)
+
+
+def pick(game, rng: random.Random):
+    legal = game.legal_actions()
+    # People rarely take when they can beat: keep games of a realistic length.
+    weights = [0.2 if a.kind == "take" else 1.0 for a in legal]
+    return rng.choices(legal, weights)[0]
+
+
+async def load_state(match_id: int) -> tuple[dict, int]:
+    from games.models import Match
+
+    def fetch():
+        from django.db import close_old_connections
+
+        close_old_connections()
+        match = Match.objects.get(pk=match_id)
+        return match.state, match.version
+
+    return await asyncio.to_thread(fetch)
+
+
+async def drive(table: dict, seats: list[Seat], stats: Stats, stop_at: float, args) -> None:
+    from games.engine import Game
+
+    rng = random.Random(table["id"])
+    game = Game.from_snapshot(table["state"])
+    version = table["version"]
+    acknowledged = stats.acknowledged.setdefault(table["id"], [])
+    # Spread the first moves so the load does not come in one wave.
+    await asyncio.sleep(rng.uniform(0, args.think[1]))
+    while time.perf_counter() < stop_at:
+        if game.is_over:
+            waits = [seat.wait_version(version + 1) for seat in seats]
+            await seats[0].send({"type": "rematch"})
+            try:
+                await asyncio.wait_for(asyncio.gather(*waits), TIMEOUT)
+            except TimeoutError:
+                stats.errors.append(f"match {table['id']}: no rematch")
+                return
+            state, version = await load_state(table["id"])
+            game = Game.from_snapshot(state)
+            stats.rematches += 1
+            continue
+        action = pick(game, rng)
+        waits = [seat.wait_version(version + 1) for seat in seats]
+        sent = time.perf_counter()
+        await seats[action.seat].send({"type": "action", "action": str(action), "version": version})
+        try:
+            seen = await asyncio.wait_for(asyncio.gather(*waits), TIMEOUT)
+        except TimeoutError:
+            stats.errors.append(f"match {table['id']}: no update for {action} at v{version}")
+            return
+        stats.latencies.append(max(seen) - sent)
+        acknowledged.append(str(action))
+        game.apply(action)
+        version += 1
+        await asyncio.sleep(rng.uniform(*args.think))
+
+
+async def run_load(tables: list[dict], urls: list[str], args) -> tuple[Stats, float, float]:
+    stats = Stats()
+    seats_of: dict[int, list[Seat]] = {}
+    limit = asyncio.Semaphore(args.connect_concurrency)
+
+    async def open_seat(seat: Seat) -> None:
+        async with limit:
+            await seat.open()
+
+    for index, table in enumerate(tables):
+        # The two players of a table are on different processes whenever there are two.
+        seats_of[table["id"]] = [
+            Seat(urls[(index + seat) % len(urls)], table["id"], table["cookies"][seat])
+            for seat in range(2)
+        ]
+    connect_started = time.perf_counter()
+    await asyncio.gather(*(open_seat(s) for seats in seats_of.values() for s in seats))
+    connect_seconds = time.perf_counter() - connect_started
+    for seats, table in zip(seats_of.values(), tables, strict=True):
+        await asyncio.gather(*(s.wait_version(table["version"]) for s in seats))
+    started = time.perf_counter()
+    stop_at = started + args.duration
+    await asyncio.gather(*(drive(t, seats_of[t["id"]], stats, stop_at, args) for t in tables))
+    elapsed = time.perf_counter() - started
+    for seats in seats_of.values():
+        for seat in seats:
+            stats.errors.extend(f"match {seat.match_id}: {e}" for e in seat.errors)
+    await asyncio.gather(*(s.close() for seats in seats_of.values() for s in seats))
+    return stats, elapsed, connect_seconds
+
+
+# ----------------------------------------------------------------- checks
+
+
+def check_database(stats: Stats) -> dict[str, int]:
+    from django.db import close_old_connections
+
+    from games.models import Move
+
+    close_old_connections()
+    lost = duplicated = gaps = unexpected = 0
+    for match_id, sent in stats.acknowledged.items():
+        moves = list(
+            Move.objects.filter(match_id=match_id)
+            .order_by("seq")
+            .values_list("seq", "action", "source")
+        )
+        seqs = [seq for seq, _, _ in moves]
+        if seqs != list(range(1, len(seqs) + 1)):
+            gaps += 1
+        stored = [action for _, action, source in moves if source == "player"]
+        unexpected += sum(1 for _, _, source in moves if source != "player")
+        # Order-preserving comparison: what was acknowledged must be stored once, in order.
+        if stored[: len(sent)] != sent:
+            missing = len([a for a in sent if a not in stored])
+            lost += max(1, missing)
+        duplicated += max(0, len(stored) - len(sent))
+    return {
+        "lost": lost,
+        "duplicated": duplicated,
+        "gapped_matches": gaps,
+        "non_player_moves": unexpected,
+    }
+
+
+# ----------------------------------------------------------------- report
+
+
+def machine() -> str:
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = ""
+    try:
+        kb = int(Path("/proc/meminfo").read_text().split()[1])
+        memory = f"{kb / 1024 / 1024:.0f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    return (
+        f"{os.cpu_count()} cores ({model}), {memory}, {platform.platform()}, "
+        f"CPython {platform.python_version()}, load average at start {load}"
+    )
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def run_one(args) -> dict:
+    from durak_site.cluster import Cluster, free_port
+
+    workdir = Path(tempfile.mkdtemp(prefix="durak-cluster-bench-"))
+    env = prepare_environment(args, workdir)
+    t0 = time.perf_counter()
+    tables = migrate_and_seed(env, args.games)
+    seed_seconds = time.perf_counter() - t0
+    processes = 2 if args.mode == "cluster" else 1
+    cluster = Cluster([free_port() for _ in range(processes)], env=env, log_dir=workdir)
+    cluster.start(timeout=120)
+    try:
+        stats, elapsed, connect_seconds = asyncio.run(run_load(tables, cluster.urls, args))
+    finally:
+        cluster.stop()
+    checks = check_database(stats)
+    latencies_ms = [x * 1000 for x in stats.latencies]
+    result = {
+        "mode": args.mode,
+        "backend": "2 daphne, PostgreSQL + Redis"
+        if args.mode == "cluster"
+        else "1 daphne, SQLite + in-memory layer",
+        "games": args.games,
+        "think_s": list(args.think),
+        "duration_s": round(elapsed, 1),
+        "actions": len(latencies_ms),
+        "actions_per_s": round(len(latencies_ms) / elapsed, 1) if elapsed else 0,
+        "p50_ms": round(percentile(latencies_ms, 50), 1),
+        "p90_ms": round(percentile(latencies_ms, 90), 1),
+        "p99_ms": round(percentile(latencies_ms, 99), 1),
+        "max_ms": round(max(latencies_ms), 1) if latencies_ms else None,
+        "mean_ms": round(statistics.fmean(latencies_ms), 1) if latencies_ms else None,
+        "errors": len(stats.errors),
+        "rematches": stats.rematches,
+        "connect_s": round(connect_seconds, 1),
+        "seed_s": round(seed_seconds, 1),
+        **checks,
+    }
+    for error in stats.errors[:10]:
+        print(f"  error: {error}", file=sys.stderr)
+    return result
+
+
+def print_result(result: dict) -> None:
+    print(
+        f"{result['backend']}: {result['games']} games, {result['actions']} actions in "
+        f"{result['duration_s']} s = {result['actions_per_s']} actions/s; latency "
+        f"p50 {result['p50_ms']} ms, p90 {result['p90_ms']} ms, p99 {result['p99_ms']} ms, "
+        f"max {result['max_ms']} ms; errors {result['errors']}; lost {result['lost']}, "
+        f"duplicated {result['duplicated']}, gapped matches {result['gapped_matches']}, "
+        f"non-player moves {result['non_player_moves']}; rematches {result['rematches']}; "
+        f"{2 * result['games']} sockets connected in {result['connect_s']} s",
+        flush=True,
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mode", choices=["both", "cluster", "single"], default="both")
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play measured")
+    parser.add_argument(
+        "--think",
+        type=lambda s: tuple(float(x) for x in s.split(",")),
+        default=(3.0, 9.0),
+        help="a player's think time between moves, uniform in LOW,HIGH seconds",
+    )
+    parser.add_argument("--single-games", type=int, default=None, help="games for the SQLite run")
+    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
+    parser.add_argument("--database", default="durak_bench")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    parser.add_argument("--connect-concurrency", type=int, default=50)
+    parser.add_argument("--json", action="store_true", help="print the result as JSON (one run)")
+    args = parser.parse_args()
+
+    if args.mode != "both":
+        result = run_one(args)
+        print(json.dumps(result) if args.json else "", flush=True)
+        if not args.json:
+            print_result(result)
+        return 0 if result["errors"] == 0 and result["lost"] == result["duplicated"] == 0 else 1
+
+    print(f"machine: {machine()}")
+    print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}", flush=True)
+    status = 0
+    for mode in ("cluster", "single"):
+        games = args.games if mode == "cluster" or args.single_games is None else args.single_games
+        command = [
+            sys.executable,
+            __file__,
+            "--mode",
+            mode,
+            "--json",
+            "--games",
+            str(games),
+            "--duration",
+            str(args.duration),
+            "--think",
+            ",".join(str(x) for x in args.think),
+            "--pg",
+            args.pg,
+            "--database",
+            args.database,
+            "--redis",
+            args.redis,
+            "--connect-concurrency",
+            str(args.connect_concurrency),
+        ]
+        done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+        if not lines:
+            print(f"{mode}: the run failed (exit {done.returncode})")
+            status = 1
+            continue
+        result = json.loads(lines[-1])
+        print_result(result)
+        if done.returncode:
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
