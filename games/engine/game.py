@@ -19,10 +19,8 @@ State is kept in ints and small lists so that ``copy()`` and the hot path stay c
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from . import record as _record
 from .actions import (
     _DEFEND_ROWS,
     K_ATTACK,
@@ -43,32 +41,36 @@ from .actions import (
     transfer_action,
 )
 from .cards import (
-    BEATERS,
     BIT,
     CODES,
-    DECK_MASK,
     LOW_BITS,
     RANK_MASK,
     RANKS,
     SIX_RANK,
     SUBSETS,
-    SUIT_MASK,
     SUITS,
-    card_index,
     is_one_rank,
     mask_to_codes,
     rank_closure,
 )
+from .config import (  # noqa: F401  (re-exported: public phases, helpers)
+    DEFEND,
+    LEAD,
+    OVER,
+    PHASES,
+    TAKING,
+    _config,
+    _new,
+    _rng,
+)
+from .deal import DealMixin
 from .events import (
     Attacked,
     BoutBeaten,
     BoutStarted,
     CardsTaken,
-    Dealt,
     Defended,
     Drew,
-    FirstAttackerChosen,
-    FirstAttackerDrawn,
     GameOver,
     Resigned,
     SaidDone,
@@ -78,78 +80,8 @@ from .events import (
     Transferred,
     WentOut,
 )
-from .knowledge import Knowledge
-from .rules import MAX_ATTACK, Rules
-
-LEAD, DEFEND, TAKING, OVER = range(4)
-PHASES = ("attack", "defend", "taking", "over")
-
-_new = object.__new__
-
-
-class _Config:
-    """Per-Rules constants, shared by every game and copy that uses those rules."""
-
-    __slots__ = (
-        "rules",
-        "n",
-        "hs",
-        "team",
-        "perev",
-        "showok",
-        "multi",
-        "fbl",
-        "scope",
-        "swap",
-        "all_seats",
-        "deck_mask",
-        "elig_cache",
-        "nxt",
-        "lob",
-    )
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.n = rules.players
-        self.hs = rules.hand_size
-        self.team = rules.team_of
-        self.perev = rules.mode == "perevodnoy"
-        self.showok = rules.trump_show_transfer
-        self.multi = rules.multi_card_lead
-        self.fbl = rules.first_bout_limit
-        self.scope = rules.effective_throw_in
-        self.swap = rules.trump_six_swap
-        self.all_seats = (1 << self.n) - 1
-        self.deck_mask = DECK_MASK[rules.deck_size]
-        self.elig_cache: dict[int, int] = {}
-        self.nxt = tuple((s + 1) % self.n for s in range(self.n))
-        self.lob = (self.deck_mask & -self.deck_mask).bit_length() - 1 >> 3
-
-
-_CONFIGS: dict[Rules, _Config] = {}
-
-
-def _config(rules: Rules) -> _Config:
-    c = _CONFIGS.get(rules)
-    if c is None:
-        c = _CONFIGS[rules] = _Config(rules)
-    return c
-
-
-def _mask_of(codes: list[str]) -> int:
-    m = 0
-    for x in codes:
-        b = BIT[card_index(x)]
-        if m & b:
-            raise ValueError(f"{x} is given twice")
-        m |= b
-    return m
-
-
-def _rng(rng_or_seed: random.Random | int | str | None) -> random.Random:
-    if isinstance(rng_or_seed, random.Random):
-        return rng_or_seed
-    return random.Random(rng_or_seed)
+from .present import PresentMixin
+from .rules import MAX_ATTACK
 
 
 def _defend_cell(row: list[Action | None], seat: int, a: int, b: int) -> Action:
@@ -192,7 +124,7 @@ def _attacks(out: list[Action], seat: int, avail: int, room: int, lob: int = 0) 
             out += t
 
 
-class Game:
+class Game(DealMixin, PresentMixin):
     """One game of Durak. See the module docstring for the phases."""
 
     __slots__ = (
@@ -232,352 +164,6 @@ class Game:
         "_result",
         "_deal_events",
     )
-
-    # ------------------------------------------------------------------ setup
-
-    def __init__(
-        self,
-        rules: Rules,
-        deck: list[str] | tuple[str, ...],
-        *,
-        dealer: int | None = None,
-        first_attacker: int | None = None,
-        rng: random.Random | None = None,
-    ) -> None:
-        """Deal ``deck`` (``deck[0]`` is dealt first, to the seat after the dealer).
-
-        ``dealer`` defaults to the last seat, so the deal starts at seat 0. Without
-        ``first_attacker`` the holder of the lowest trump leads; if nobody holds a trump
-        the leader is drawn from ``rng`` (or, for an explicit deck, from a Random seeded
-        by the deck order, so the same deck always gives the same draw).
-        """
-        self._setup(rules, deck, dealer, first_attacker, None, rng)
-
-    @classmethod
-    def new(
-        cls,
-        rules: Rules,
-        rng_or_seed: random.Random | int | str | None = None,
-        *,
-        dealer: int | None = None,
-        first_attacker: int | None = None,
-    ) -> Game:
-        """Shuffle a fresh deck with ``rng_or_seed`` (an int seed or a ``random.Random``)."""
-        rng = _rng(rng_or_seed)
-        deck = mask_to_codes(DECK_MASK[rules.deck_size])
-        rng.shuffle(deck)
-        g = _new(cls)
-        g._setup(rules, deck, dealer, first_attacker, None, rng)
-        return g
-
-    @classmethod
-    def from_position(
-        cls,
-        rules: Rules,
-        hands: list[list[str]] | list[str],
-        trump: str,
-        talon: list[str] | str = (),
-        attacker: int = 0,
-        *,
-        bout: int = 1,
-        out_order: list[int] = (),
-    ) -> Game:
-        """A bout about to start from a made-up position (puzzles, tests, analysis).
-
-        ``hands`` per seat (lists or space-separated strings); ``talon`` in draw order,
-        top first, its last card being the face-up ``trump``; with an empty talon
-        ``trump`` only names the trump card (it must be in a hand or the discard).
-        Every card not placed is in the discard pile. Such a game has no record.
-        """
-        c = _config(rules)
-        n = c.n
-        hs = [h.split() if isinstance(h, str) else list(h) for h in hands]
-        tal = talon.split() if isinstance(talon, str) else list(talon)
-        if len(hs) != n:
-            raise ValueError(f"need {n} hands")
-        g = _new(cls)
-        g._c = c
-        g._hands = [_mask_of(h) for h in hs]
-        tcard = card_index(trump)
-        if tal and tal[-1] != trump:
-            raise ValueError("the talon's last card must be the face-up trump")
-        g._talon = [card_index(x) for x in reversed(tal)]
-        placed = 0
-        for m in [*g._hands, _mask_of(tal)]:
-            if placed & m:
-                raise ValueError(f"{' '.join(mask_to_codes(placed & m))} placed twice")
-            placed |= m
-        if placed & ~c.deck_mask:
-            raise ValueError("a card is not in this deck")
-        g._trump = tcard
-        g._tsuit = tcard & 3
-        g._beat = BEATERS[g._tsuit]
-        g._tatt = []
-        g._tdef = []
-        g._tmask = g._unb = g._natt = g._nbeat = 0
-        g._done = g._shown = g._elig = g._cap = 0
-        g._joined = []
-        g._bout = bout
-        g._out_order = list(out_order)
-        g._out = sum(1 << s for s in out_order)
-        g._empty = sum(1 << s for s in range(n) if not g._hands[s])
-        if g._talon and g._empty:
-            raise ValueError("while the talon lasts every player holds cards")
-        if not g._talon:
-            for s in range(n):
-                if not g._hands[s] and not g._out >> s & 1:
-                    g._out |= 1 << s
-                    g._out_order.append(s)
-        g._known = [0] * n
-        g._discard = c.deck_mask & ~placed
-        g._six = 0
-        g._six_owner = -1
-        if c.swap and g._talon:
-            six_card = SIX_RANK * 4 + g._tsuit
-            if six_card != tcard and not g._discard >> six_card & 1:
-                g._six = BIT[six_card]
-                for s in range(n):
-                    if g._hands[s] & g._six:
-                        g._six_owner = s
-        g._tdrawer = -1
-        g._sixes = [0] * n
-        g._hist = None
-        g._nhist = 0
-        g._deal = (None, (attacker - 1) % n, attacker, "given")
-        g._result = None
-        g._phase = LEAD
-        g._def = -1
-        ev: list[Any] = []
-        if not g._check_over(ev):
-            ev.append(g._start_bout(attacker))
-        g._deal_events = tuple(ev)
-        return g
-
-    def _setup(
-        self,
-        rules: Rules,
-        deck: Any,
-        dealer: int | None,
-        first_attacker: int | None,
-        drawn_first: int | None,
-        rng: random.Random | None,
-    ) -> None:
-        if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
-        c = self._c = _config(rules)
-        n = c.n
-        if isinstance(deck, str) or not hasattr(deck, "__iter__"):
-            raise ValueError("deck must be a list of card codes")
-        codes = list(deck)
-        idx = [card_index(x) for x in codes]
-        mask = 0
-        for i in idx:
-            if mask & BIT[i]:
-                raise ValueError(f"deck holds {CODES[i]} twice")
-            mask |= BIT[i]
-        if mask != c.deck_mask:
-            missing = mask_to_codes(c.deck_mask & ~mask)
-            extra = mask_to_codes(mask & ~c.deck_mask)
-            raise ValueError(
-                f"deck must hold exactly the {rules.deck_size} cards of the deck"
-                + (f"; missing {' '.join(missing)}" if missing else "")
-                + (f"; not in this deck: {' '.join(extra)}" if extra else "")
-            )
-        if dealer is None:
-            dealer = n - 1
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-            raise ValueError(f"dealer must be a seat 0-{n - 1}, not {dealer!r}")
-
-        hands = [0] * n
-        dealt = n * c.hs
-        for i in range(dealt):
-            hands[(dealer + 1 + i) % n] |= BIT[idx[i]]
-        known = [0] * n
-        if dealt < len(idx):
-            trump = idx[dealt]
-            # Internal talon: the face-up trump at index 0, the top card at the end.
-            talon = [trump] + idx[:dealt:-1]
-        else:
-            # No talon: the dealer's last card is turned up and stays in that hand.
-            trump = idx[-1]
-            talon = []
-            known[dealer] |= BIT[trump]
-        tsuit = trump & 3
-
-        events: list[Any] = [
-            Dealt(dealer, tuple(h.bit_count() for h in hands), CODES[trump], len(talon))
-        ]
-        if first_attacker is not None:
-            if (
-                not isinstance(first_attacker, int)
-                or isinstance(first_attacker, bool)
-                or not 0 <= first_attacker < n
-            ):
-                raise ValueError(f"first_attacker must be a seat 0-{n - 1}, not {first_attacker!r}")
-            fa, fa_by = first_attacker, "given"
-            events.append(FirstAttackerChosen(fa, None))
-        elif drawn_first is not None:
-            fa, fa_by = drawn_first, "draw"
-            events.append(FirstAttackerDrawn(fa))
-        else:
-            fa = -1
-            for r in range(13):
-                card = r * 4 + tsuit
-                for s in range(n):
-                    if hands[s] & BIT[card]:
-                        fa = s
-                        break
-                if fa >= 0:
-                    break
-            if fa >= 0:
-                fa_by = "lowest_trump"
-                # The leader shows the lowest trump to prove the right to lead.
-                known[fa] |= BIT[card]
-                events.append(FirstAttackerChosen(fa, CODES[card]))
-            else:
-                if rng is None:
-                    rng = random.Random("durak-first-attacker:" + "".join(codes))
-                fa, fa_by = rng.randrange(n), "draw"
-                events.append(FirstAttackerDrawn(fa))
-
-        six = 0
-        six_owner = -1
-        if c.swap and talon:
-            six_card = SIX_RANK * 4 + tsuit
-            if six_card != trump:
-                six = BIT[six_card]
-                for s in range(n):
-                    if hands[s] & six:
-                        six_owner = s
-
-        self._hands = hands
-        self._talon = talon
-        self._trump = trump
-        self._tsuit = tsuit
-        self._beat = BEATERS[tsuit]
-        self._tatt = []
-        self._tdef = []
-        self._tmask = 0
-        self._unb = 0
-        self._natt = 0
-        self._nbeat = 0
-        self._phase = LEAD
-        self._att = fa
-        self._def = -1
-        self._elig = 0
-        self._done = 0
-        self._joined = []
-        self._cap = 0
-        self._shown = 0
-        self._bout = 0
-        self._out = 0
-        self._out_order = []
-        self._empty = 0
-        self._known = known
-        self._discard = 0
-        self._six = six
-        self._six_owner = six_owner
-        self._tdrawer = -1
-        self._sixes = [0] * n
-        self._hist = None
-        self._nhist = 0
-        self._deal = (tuple(codes), dealer, fa, fa_by)
-        self._result = None
-        events.append(self._start_bout(fa))
-        self._deal_events = tuple(events)
-
-    # ------------------------------------------------------------ properties
-
-    @property
-    def rules(self) -> Rules:
-        return self._c.rules
-
-    @property
-    def players(self) -> int:
-        return self._c.n
-
-    @property
-    def trump(self) -> str:
-        """The face-up trump card (after a trump-six swap: the six now lying face up)."""
-        return CODES[self._trump]
-
-    @property
-    def trump_suit(self) -> str:
-        return SUITS[self._tsuit]
-
-    @property
-    def dealer(self) -> int:
-        return self._deal[1]
-
-    @property
-    def first_attacker(self) -> int:
-        return self._deal[2]
-
-    @property
-    def deck(self) -> list[str] | None:
-        """The dealt deck order (None for a determinized game, which has no real deal)."""
-        return list(self._deal[0]) if self._deal[0] is not None else None
-
-    @property
-    def attacker(self) -> int:
-        return self._att
-
-    @property
-    def defender(self) -> int:
-        return self._def
-
-    @property
-    def phase(self) -> str:
-        return PHASES[self._phase]
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase == OVER
-
-    @property
-    def result(self) -> dict[str, Any] | None:
-        r = self._result
-        if r is None:
-            return None
-        r = dict(r)
-        r["out_order"] = list(r["out_order"])
-        return r
-
-    @property
-    def history(self) -> list[Action]:
-        out = []
-        h = self._hist
-        while h is not None:
-            out.append(h[1])
-            h = h[0]
-        out.reverse()
-        return out
-
-    @property
-    def deal_events(self) -> list[Any]:
-        """Events of the deal itself: Dealt, the first-attacker choice, the first BoutStarted."""
-        return list(self._deal_events)
-
-    @property
-    def talon_count(self) -> int:
-        return len(self._talon)
-
-    def hand(self, seat: int) -> list[str]:
-        """Server-side: the cards of any seat."""
-        return mask_to_codes(self._hands[seat])
-
-    def hand_counts(self) -> list[int]:
-        return [h.bit_count() for h in self._hands]
-
-    def table(self) -> list[list[str | None]]:
-        return [
-            [CODES[a], CODES[d] if d >= 0 else None]
-            for a, d in zip(self._tatt, self._tdef, strict=True)
-        ]
-
-    def team_of(self, seat: int) -> int | None:
-        t = self._c.team
-        return None if t is None else t[seat]
 
     # ----------------------------------------------------------- seat logic
 
@@ -762,27 +348,6 @@ class Game:
         if t >= 0 and self._phase == LEAD and t != self._six_owner:
             return t
         return None
-
-    def seats_to_act(self) -> list[int]:
-        """Server-side: seats that have at least one legal action now (swap excluded)."""
-        seats = {a.seat for a in self.legal_actions() if a._k != K_SWAP}
-        return sorted(seats)
-
-    def to_act(self) -> list[int]:
-        """Seats entitled to act now, from public facts only (never reveals a hand)."""
-        ph = self._phase
-        if ph == OVER:
-            return []
-        if ph == LEAD:
-            return [self._att]
-        pend = self._elig & ~self._done & ~self._empty
-        seats = []
-        if ph == DEFEND and self._unb:
-            seats.append(self._def)
-            if self._natt >= self._cap:
-                pend = 0
-        seats.extend(s for s in range(self._c.n) if pend >> s & 1)
-        return sorted(seats)
 
     # ---------------------------------------------------------------- apply
 
@@ -1364,33 +929,6 @@ class Game:
         self._tdrawer = -1
         ev.append(GameOver(self.result))
 
-    # ----------------------------------------------------- default actions
-
-    def default_action(self, seat: int) -> Action | None:
-        """The safe action for a seat whose turn timer ran out, or None if it need not act.
-
-        The defender takes; an attacker who may say done says done; a seat that must
-        lead plays its lowest card (lowest non-trump by rank, else the lowest trump).
-        """
-        ph = self._phase
-        if ph == OVER or not 0 <= seat < self._c.n:
-            return None
-        if ph == LEAD:
-            if seat != self._att:
-                return None
-            h = self._hands[seat]
-            plain = h & ~SUIT_MASK[self._tsuit]
-            pick = plain or h
-            return attack_action(seat, pick & -pick)
-        if seat == self._def:
-            if ph == DEFEND and self._unb:
-                return simple_action(seat, K_TAKE)
-            return None
-        pending = self._elig & ~self._done & ~self._empty
-        if pending >> seat & 1 and (ph == TAKING or not self._unb):
-            return simple_action(seat, K_DONE)
-        return None
-
     # ------------------------------------------------------------- copying
 
     def copy(self) -> Game:
@@ -1433,70 +971,3 @@ class Game:
         return g
 
     __copy__ = copy
-
-    # ----------------------------------------------------------- views etc.
-
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What ``seat`` may see (None: a spectator). JSON-ready; no hidden card appears."""
-        c = self._c
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < c.n):
-            raise ValueError(f"no seat {seat!r} in a {c.n}-player game")
-        ph = self._phase
-        v: dict[str, Any] = {
-            "seat": seat,
-            "hand": mask_to_codes(self._hands[seat]) if seat is not None else None,
-            "hand_counts": [h.bit_count() for h in self._hands],
-            "table": self.table(),
-            "trump": CODES[self._trump],
-            "trump_suit": SUITS[self._tsuit],
-            "talon": len(self._talon),
-            "discard": self._discard.bit_count(),
-            "attacker": self._att if ph != OVER else None,
-            "defender": self._def if ph != OVER else None,
-            "to_act": self.to_act(),
-            "phase": PHASES[ph],
-            "bout": self._bout,
-            "bout_limit": self._cap,
-            "cards_allowed": max(0, self._cap - self._natt) if ph != OVER else 0,
-            "done": [s for s in range(c.n) if self._done >> s & 1],
-            "attackers": [s for s in range(c.n) if self._elig >> s & 1] if ph != OVER else [],
-            "out": [s for s in range(c.n) if self._out >> s & 1],
-            "out_order": list(self._out_order),
-            "teams": list(c.team) if c.team is not None else None,
-            "dealer": self._deal[1],
-            "first_attacker": self._deal[2],
-            "is_over": ph == OVER,
-            "result": self.result,
-        }
-        if seat is not None:
-            v["legal"] = [str(a) for a in self.legal_actions() if a.seat == seat]
-        return v
-
-    def knowledge(self, seat: int) -> Knowledge:
-        """Everything ``seat`` may know (see ``Knowledge``)."""
-        return Knowledge.of(self, seat)
-
-    def determinize(self, seat: int, rng: random.Random | int | None = None) -> Game:
-        """A full game consistent with what ``seat`` knows; hidden cards dealt at random."""
-        return self.knowledge(seat).determinize(rng)
-
-    def snapshot(self) -> dict[str, Any]:
-        """The full state as JSON-ready data (server-side: it holds every hand)."""
-        return _record.snapshot(self)
-
-    @classmethod
-    def from_snapshot(cls, data: dict[str, Any]) -> Game:
-        return _record.from_snapshot(cls, data)
-
-    def to_record(self) -> dict[str, Any]:
-        return _record.to_record(self)
-
-    @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Game:
-        return _record.from_record(cls, record)
-
-    def __repr__(self) -> str:
-        return (
-            f"<Game {self._c.n}p {self._c.rules.mode} bout={self._bout} phase={PHASES[self._phase]}"
-            f" attacker={self._att} defender={self._def} actions={self._nhist}>"
-        )

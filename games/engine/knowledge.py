@@ -149,7 +149,8 @@ class Knowledge:
         the talon's bottom while the talon lasts. The result can be played on; it has no
         real deal, so ``to_record()`` refuses it (``history`` is the real public one).
         """
-        from .game import Game, _config, _rng
+        from .config import _config, _rng
+        from .game import Game
         from .record import _history_chain
 
         r = _rng(rng)

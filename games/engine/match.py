@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .game import Game, _rng
+from .config import _rng
+from .game import Game
 from .rules import Rules
 
 

@@ -156,7 +156,7 @@ def _seat_or_none(v: Any, n: int, what: str) -> int:
 
 
 def from_snapshot(cls: type[Game], data: dict[str, Any]) -> Game:
-    from .game import _config
+    from .config import _config
 
     if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
         raise ValueError(f"snapshot format must be {SNAPSHOT_FORMAT!r}")

@@ -1,0 +1,78 @@
+"""Per-rules constants shared by every game of a variant, phases, small helpers."""
+
+from __future__ import annotations
+
+import random
+
+from .cards import BIT, DECK_MASK, card_index
+from .rules import Rules
+
+LEAD, DEFEND, TAKING, OVER = range(4)
+PHASES = ("attack", "defend", "taking", "over")
+
+_new = object.__new__
+
+
+class _Config:
+    """Per-Rules constants, shared by every game and copy that uses those rules."""
+
+    __slots__ = (
+        "rules",
+        "n",
+        "hs",
+        "team",
+        "perev",
+        "showok",
+        "multi",
+        "fbl",
+        "scope",
+        "swap",
+        "all_seats",
+        "deck_mask",
+        "elig_cache",
+        "nxt",
+        "lob",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.n = rules.players
+        self.hs = rules.hand_size
+        self.team = rules.team_of
+        self.perev = rules.mode == "perevodnoy"
+        self.showok = rules.trump_show_transfer
+        self.multi = rules.multi_card_lead
+        self.fbl = rules.first_bout_limit
+        self.scope = rules.effective_throw_in
+        self.swap = rules.trump_six_swap
+        self.all_seats = (1 << self.n) - 1
+        self.deck_mask = DECK_MASK[rules.deck_size]
+        self.elig_cache: dict[int, int] = {}
+        self.nxt = tuple((s + 1) % self.n for s in range(self.n))
+        self.lob = (self.deck_mask & -self.deck_mask).bit_length() - 1 >> 3
+
+
+_CONFIGS: dict[Rules, _Config] = {}
+
+
+def _config(rules: Rules) -> _Config:
+    c = _CONFIGS.get(rules)
+    if c is None:
+        c = _CONFIGS[rules] = _Config(rules)
+    return c
+
+
+def _mask_of(codes: list[str]) -> int:
+    m = 0
+    for x in codes:
+        b = BIT[card_index(x)]
+        if m & b:
+            raise ValueError(f"{x} is given twice")
+        m |= b
+    return m
+
+
+def _rng(rng_or_seed: random.Random | int | str | None) -> random.Random:
+    if isinstance(rng_or_seed, random.Random):
+        return rng_or_seed
+    return random.Random(rng_or_seed)

@@ -1,0 +1,248 @@
+"""Read-only access to a game: properties, views, defaults, serialisation entry points."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from . import record as _record
+from .actions import (
+    K_DONE,
+    K_SWAP,
+    K_TAKE,
+    Action,
+    attack_action,
+    simple_action,
+)
+from .cards import (
+    CODES,
+    SUIT_MASK,
+    SUITS,
+    mask_to_codes,
+)
+from .config import (
+    DEFEND,
+    LEAD,
+    OVER,
+    PHASES,
+    TAKING,
+)
+from .knowledge import Knowledge
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class PresentMixin:
+    """What ``Game`` shows to the outside; it never changes the state."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------ properties
+
+    @property
+    def rules(self) -> Rules:
+        return self._c.rules
+
+    @property
+    def players(self) -> int:
+        return self._c.n
+
+    @property
+    def trump(self) -> str:
+        """The face-up trump card (after a trump-six swap: the six now lying face up)."""
+        return CODES[self._trump]
+
+    @property
+    def trump_suit(self) -> str:
+        return SUITS[self._tsuit]
+
+    @property
+    def dealer(self) -> int:
+        return self._deal[1]
+
+    @property
+    def first_attacker(self) -> int:
+        return self._deal[2]
+
+    @property
+    def deck(self) -> list[str] | None:
+        """The dealt deck order (None for a determinized game, which has no real deal)."""
+        return list(self._deal[0]) if self._deal[0] is not None else None
+
+    @property
+    def attacker(self) -> int:
+        return self._att
+
+    @property
+    def defender(self) -> int:
+        return self._def
+
+    @property
+    def phase(self) -> str:
+        return PHASES[self._phase]
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == OVER
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        r = self._result
+        if r is None:
+            return None
+        r = dict(r)
+        r["out_order"] = list(r["out_order"])
+        return r
+
+    @property
+    def history(self) -> list[Action]:
+        out = []
+        h = self._hist
+        while h is not None:
+            out.append(h[1])
+            h = h[0]
+        out.reverse()
+        return out
+
+    @property
+    def deal_events(self) -> list[Any]:
+        """Events of the deal itself: Dealt, the first-attacker choice, the first BoutStarted."""
+        return list(self._deal_events)
+
+    @property
+    def talon_count(self) -> int:
+        return len(self._talon)
+
+    def hand(self, seat: int) -> list[str]:
+        """Server-side: the cards of any seat."""
+        return mask_to_codes(self._hands[seat])
+
+    def hand_counts(self) -> list[int]:
+        return [h.bit_count() for h in self._hands]
+
+    def table(self) -> list[list[str | None]]:
+        return [
+            [CODES[a], CODES[d] if d >= 0 else None]
+            for a, d in zip(self._tatt, self._tdef, strict=True)
+        ]
+
+    def team_of(self, seat: int) -> int | None:
+        t = self._c.team
+        return None if t is None else t[seat]
+
+    def seats_to_act(self) -> list[int]:
+        """Server-side: seats that have at least one legal action now (swap excluded)."""
+        seats = {a.seat for a in self.legal_actions() if a._k != K_SWAP}
+        return sorted(seats)
+
+    def to_act(self) -> list[int]:
+        """Seats entitled to act now, from public facts only (never reveals a hand)."""
+        ph = self._phase
+        if ph == OVER:
+            return []
+        if ph == LEAD:
+            return [self._att]
+        pend = self._elig & ~self._done & ~self._empty
+        seats = []
+        if ph == DEFEND and self._unb:
+            seats.append(self._def)
+            if self._natt >= self._cap:
+                pend = 0
+        seats.extend(s for s in range(self._c.n) if pend >> s & 1)
+        return sorted(seats)
+
+    # ----------------------------------------------------- default actions
+
+    def default_action(self, seat: int) -> Action | None:
+        """The safe action for a seat whose turn timer ran out, or None if it need not act.
+
+        The defender takes; an attacker who may say done says done; a seat that must
+        lead plays its lowest card (lowest non-trump by rank, else the lowest trump).
+        """
+        ph = self._phase
+        if ph == OVER or not 0 <= seat < self._c.n:
+            return None
+        if ph == LEAD:
+            if seat != self._att:
+                return None
+            h = self._hands[seat]
+            plain = h & ~SUIT_MASK[self._tsuit]
+            pick = plain or h
+            return attack_action(seat, pick & -pick)
+        if seat == self._def:
+            if ph == DEFEND and self._unb:
+                return simple_action(seat, K_TAKE)
+            return None
+        pending = self._elig & ~self._done & ~self._empty
+        if pending >> seat & 1 and (ph == TAKING or not self._unb):
+            return simple_action(seat, K_DONE)
+        return None
+
+    # ----------------------------------------------------------- views etc.
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see (None: a spectator). JSON-ready; no hidden card appears."""
+        c = self._c
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < c.n):
+            raise ValueError(f"no seat {seat!r} in a {c.n}-player game")
+        ph = self._phase
+        v: dict[str, Any] = {
+            "seat": seat,
+            "hand": mask_to_codes(self._hands[seat]) if seat is not None else None,
+            "hand_counts": [h.bit_count() for h in self._hands],
+            "table": self.table(),
+            "trump": CODES[self._trump],
+            "trump_suit": SUITS[self._tsuit],
+            "talon": len(self._talon),
+            "discard": self._discard.bit_count(),
+            "attacker": self._att if ph != OVER else None,
+            "defender": self._def if ph != OVER else None,
+            "to_act": self.to_act(),
+            "phase": PHASES[ph],
+            "bout": self._bout,
+            "bout_limit": self._cap,
+            "cards_allowed": max(0, self._cap - self._natt) if ph != OVER else 0,
+            "done": [s for s in range(c.n) if self._done >> s & 1],
+            "attackers": [s for s in range(c.n) if self._elig >> s & 1] if ph != OVER else [],
+            "out": [s for s in range(c.n) if self._out >> s & 1],
+            "out_order": list(self._out_order),
+            "teams": list(c.team) if c.team is not None else None,
+            "dealer": self._deal[1],
+            "first_attacker": self._deal[2],
+            "is_over": ph == OVER,
+            "result": self.result,
+        }
+        if seat is not None:
+            v["legal"] = [str(a) for a in self.legal_actions() if a.seat == seat]
+        return v
+
+    def knowledge(self, seat: int) -> Knowledge:
+        """Everything ``seat`` may know (see ``Knowledge``)."""
+        return Knowledge.of(self, seat)
+
+    def determinize(self, seat: int, rng: random.Random | int | None = None) -> Game:
+        """A full game consistent with what ``seat`` knows; hidden cards dealt at random."""
+        return self.knowledge(seat).determinize(rng)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full state as JSON-ready data (server-side: it holds every hand)."""
+        return _record.snapshot(self)
+
+    @classmethod
+    def from_snapshot(cls, data: dict[str, Any]) -> Game:
+        return _record.from_snapshot(cls, data)
+
+    def to_record(self) -> dict[str, Any]:
+        return _record.to_record(self)
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Game:
+        return _record.from_record(cls, record)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self._c.n}p {self._c.rules.mode} bout={self._bout} phase={PHASES[self._phase]}"
+            f" attacker={self._att} defender={self._def} actions={self._nhist}>"
+        )
