@@ -4,6 +4,7 @@ import io
 import json
 import logging
 
+import pytest
 from django.conf import settings
 
 from games.action_log import JsonFormatter, action_kind, log_refused_action, mask_cards
@@ -79,3 +80,34 @@ def test_settings_send_games_actions_through_the_json_formatter() -> None:
     configured = logging.getLogger("games.actions")
     assert configured.isEnabledFor(logging.INFO)
     assert any(isinstance(h.formatter, JsonFormatter) for h in configured.handlers)
+
+
+@pytest.mark.django_db
+def test_a_refused_move_at_the_service_is_logged_without_cards() -> None:
+    from games import services
+    from games.engine import Game
+    from games.models import RuleVariant
+    from tests.scale.conftest import make_user
+
+    host, guest = make_user("log"), make_user("log")
+    match = services.create_match(host, RuleVariant.objects.get(slug="classic"), 2)
+    services.join_match(match, guest)
+    match.refresh_from_db()
+    game = Game.from_snapshot(match.state)
+    mover = game.to_act()[0]
+    other = 1 - mover
+    card = game.hand(other)[0]
+    users = {0: host, 1: guest}
+    with Capture() as capture, pytest.raises(services.ActionRefused):
+        services.apply_action(
+            match.pk, users[mover], f"{mover} attack {card}", version=match.version
+        )
+    (record,) = capture.records()
+    assert (record["match_id"], record["user_id"], record["seat"]) == (
+        match.pk,
+        users[mover].pk,
+        mover,
+    )
+    assert record["kind"] == "attack"
+    assert record["reason"]
+    assert card not in json.dumps(record)
