@@ -84,6 +84,8 @@
       if (window.confirm(target.dataset.confirm)) sendCommand("resign");
     } else if (target.classList.contains("control-rematch")) {
       sendCommand("rematch");
+    } else if (target.classList.contains("control-hint")) {
+      sendCommand("hint");
     }
   });
 
@@ -126,6 +128,7 @@
       error._timer = setTimeout(() => error.classList.remove("visible"), 4000);
     }
     restoreFocus();
+    fullInviteLinks();
     tick();
   });
 
@@ -139,6 +142,15 @@
     connection.textContent = connection.dataset.closedText || "offline";
     lastVersion = null; // the reconnect brings a full render
   });
+
+  // Invite links are rendered as paths (pushes have no request); show them whole.
+  function fullInviteLinks() {
+    page.querySelectorAll("input[data-path]").forEach((el) => {
+      el.value = window.location.origin + el.dataset.path;
+      el.onclick = () => el.select();
+    });
+  }
+  fullInviteLinks();
 
   function tick() {
     const now = Date.now() + clockOffset;

@@ -163,3 +163,17 @@ def test_a_bot_game_plays_to_the_end_with_timers_and_bots():
     sources = set(Move.objects.filter(match=match).values_list("source", flat=True))
     assert sources == {Move.Source.BOT, Move.Source.TIMEOUT}
     assert Deal.objects.get(match=match).end_reason == Deal.EndReason.NORMAL
+
+
+async def test_a_hint_is_a_legal_move_of_ones_own_seat():
+    match, users = await db(table)
+    match, game = await db(to_act, match.pk)
+    seat = game.to_act()[0]
+    sock = Socket(f"/ws/games/{match.pk}/", await db(session_cookie, users[seat]))
+    await sock.open()
+    await sock.drain()
+    await sock.send({"type": "hint"})
+    frame = await sock.until(lambda f: 'id="table-hint"' in f and "data-action" in f)
+    action = frame.split('data-action="')[1].split('"')[0]
+    assert action in {str(a) for a in game.legal_actions() if a.seat == seat}
+    await sock.close()
