@@ -50,6 +50,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_until_serving(base: str, seconds: float = 90) -> None:
+    """Until the server answers HTTP (daphne loads Django before it serves)."""
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            urllib.request.urlopen(base + "/", timeout=5).close()
+            return
+        except urllib.error.HTTPError:
+            return  # Any HTTP answer means the application is up.
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 def setup_django(db_path: str | None) -> None:
     if db_path:
         os.environ["SQLITE_PATH"] = db_path
@@ -308,12 +326,7 @@ def main() -> None:
             stderr=open(os.path.join(tmp.name, "daphne.log"), "w"),  # noqa: SIM115
         )
         base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_until_serving(base)
     else:
         base = args.url.rstrip("/")
     try:
@@ -321,7 +334,7 @@ def main() -> None:
         latencies, errors, seconds, moves = asyncio.run(drive(base, tables, args))
     except BaseException:
         if server is not None:
-            print(open(os.path.join(tmp.name, "daphne.log")).read()[-3000:])
+            print(Path(tmp.name, "daphne.log").read_text()[-3000:])
         raise
     finally:
         if server is not None:

@@ -114,6 +114,9 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            # Keep connections: live play runs every socket's queries through one
+            # thread, and reopening SQLite (with its PRAGMAs) per call adds up.
+            "CONN_MAX_AGE": int(os.environ.get("SQLITE_CONN_MAX_AGE", "60")),
             # IMMEDIATE makes every transaction take the write lock up front, so
             # concurrent game actions serialise on SQLite, where select_for_update
             # is a no-op.  WAL lets readers carry on while one writer works.

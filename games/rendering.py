@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
-from games import services
+from games import live_cache, services
 from games.engine import Action
 from games.models import Match, Seat
 
@@ -287,23 +287,14 @@ def _load_seats(match_id: int) -> list[Seat]:
     return list(Seat.objects.filter(match_id=match_id).select_related("user").order_by("number"))
 
 
-# Every socket of a table renders the same version right after a change; within one
-# process they share the rows and the parsed engine state of that version.
-_recent: dict[int, tuple[int, Match, list[Seat], Any]] = {}
-_RECENT_MAX = 2000
-
-
 def _state_for(match_id: int, version: int | None) -> tuple[Match, list[Seat], Any]:
-    hit = _recent.get(match_id)
-    if version is not None and hit is not None and hit[0] == version:
-        return hit[1], hit[2], hit[3]
+    hit = live_cache.recall(match_id, version)
+    if hit is not None:
+        return hit
     match = Match.objects.select_related("variant", "live_deal").get(pk=match_id)
     seats = _load_seats(match_id)
     game = services.load_game(match)
-    if len(_recent) >= _RECENT_MAX:
-        _recent.pop(next(iter(_recent)))
-    _recent.pop(match_id, None)
-    _recent[match_id] = (match.version, match, seats, game)
+    live_cache.remember(match, seats, game)
     return match, seats, game
 
 

@@ -25,6 +25,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import live_cache
 from games.action_log import action_kind, log_refused_action
 from games.conf import setting
 from games.engine import Action, Game, IllegalAction
@@ -104,7 +105,8 @@ def _locked_or_refuse(match: Match | int) -> Match:
 
 
 def _seats(match: Match) -> list[Seat]:
-    return list(Seat.objects.filter(match_id=match.pk).order_by("number"))
+    # With the users: the pushes after this change render names from these rows.
+    return list(Seat.objects.filter(match_id=match.pk).select_related("user").order_by("number"))
 
 
 def load_game(match: Match) -> Game | None:
@@ -216,7 +218,10 @@ def _apply_locked(
         _schedule(match, seats, game, now)
     match.save(update_fields=_MATCH_FIELDS)
     if deal is not None:
+        match.live_deal = deal
         deal_finished.send(sender=Deal, deal=deal)
+    # Renders of this version in this process reuse these rows (state as of commit).
+    transaction.on_commit(lambda: live_cache.remember(match, seats, game))
     notify_match_changed(match.pk, match.version)
     return ActionOutcome(match.pk, match.version, match.move_count, str(action), game.is_over)
 

@@ -1,0 +1,41 @@
+"""The latest state of each table this process has seen, for rendering pushes.
+
+Right after a change every socket of the table renders the same version.  The
+process that applied the action already holds that version's rows and engine state,
+and the first render in any other process reads them once; later renders of the same
+version reuse them.  Entries are keyed by version, so a render never shows a state
+other than the one it was asked for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_recent: dict[int, tuple[int, Any, list[Any], Any]] = {}
+MAX_TABLES = 2000
+
+
+def recall(match_id: int, version: int | None) -> tuple[Any, list[Any], Any] | None:
+    hit = _recent.get(match_id)
+    if version is None or hit is None or hit[0] != version:
+        return None
+    return hit[1], hit[2], hit[3]
+
+
+def remember(match: Any, seats: list[Any], game: Any) -> None:
+    previous = _recent.pop(match.pk, None)
+    if previous is not None:
+        # Carry over related rows that did not change, so rendering needs no query.
+        old = previous[1]
+        cache = old._state.fields_cache
+        if "variant" in cache and old.variant_id == match.variant_id:
+            match._state.fields_cache.setdefault("variant", old.variant)
+        if (
+            "live_deal" in cache
+            and old.live_deal_id == match.live_deal_id
+            and old.status == match.status
+        ):
+            match._state.fields_cache.setdefault("live_deal", old.live_deal)
+    elif len(_recent) >= MAX_TABLES:
+        _recent.pop(next(iter(_recent)))
+    _recent[match.pk] = (match.version, match, seats, game)
