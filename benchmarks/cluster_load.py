@@ -158,6 +158,7 @@ class Stats:
     in_flight: dict[int, str] = field(default_factory=dict)
     rematches: int = 0
     connect_retries: int = 0
+    socket_drops: int = 0
 
 
 class Seat:
@@ -213,6 +214,16 @@ class Seat:
                             item[1].set_result(time.perf_counter())
         except Exception as error:  # A dropped socket is an error of the run.
             self.errors.append(f"socket closed: {error!r}")
+        finally:
+            # Whoever waits on this socket learns at once that it is gone.
+            for _, future in self.waiters:
+                if not future.done():
+                    future.set_exception(ConnectionError("socket closed"))
+            self.waiters.clear()
+
+    @property
+    def alive(self) -> bool:
+        return self.reader is not None and not self.reader.done()
 
     def wait_version(self, version: int) -> asyncio.Future:
         future = asyncio.get_running_loop().create_future()
@@ -252,6 +263,43 @@ async def load_state(match_id: int) -> tuple[dict, int]:
     return await asyncio.to_thread(fetch)
 
 
+async def stored_player_moves(match_id: int) -> list[str]:
+    from games.models import Move
+
+    def fetch():
+        from django.db import close_old_connections
+
+        close_old_connections()
+        return list(
+            Move.objects.filter(match_id=match_id, source="player")
+            .order_by("seq")
+            .values_list("action", flat=True)
+        )
+
+    return await asyncio.to_thread(fetch)
+
+
+async def recover(table: dict, seats: list, stats: Stats, pending: str | None):
+    """A socket was dropped: reconnect it (as the page does) and take the table from the DB.
+
+    The pending action counts as acknowledged only if the database holds it as the
+    next move; the database check afterwards still compares everything.
+    """
+    from games.engine import Game
+
+    stats.socket_drops += sum(1 for seat in seats if not seat.alive)
+    for seat in seats:
+        if not seat.alive:
+            await seat.open()
+    acknowledged = stats.acknowledged[table["id"]]
+    if pending is not None:
+        stored = await stored_player_moves(table["id"])
+        if stored == [*acknowledged, pending]:
+            acknowledged.append(pending)
+    state, version = await load_state(table["id"])
+    return Game.from_snapshot(state), version
+
+
 async def drive(table: dict, seats: list[Seat], stats: Stats, stop_at: float, args) -> None:
     from games.engine import Game
 
@@ -274,16 +322,27 @@ async def drive(table: dict, seats: list[Seat], stats: Stats, stop_at: float, ar
             game = Game.from_snapshot(state)
             stats.rematches += 1
             continue
+        if not all(seat.alive for seat in seats):
+            game, version = await recover(table, seats, stats, None)
+            continue
         action = pick(game, rng)
         waits = [seat.wait_version(version + 1) for seat in seats]
         sent = time.perf_counter()
-        await seats[action.seat].send({"type": "action", "action": str(action), "version": version})
         try:
+            await seats[action.seat].send(
+                {"type": "action", "action": str(action), "version": version}
+            )
             seen = await asyncio.wait_for(asyncio.gather(*waits), TIMEOUT)
         except TimeoutError:
             stats.errors.append(f"match {table['id']}: no update for {action} at v{version}")
             stats.in_flight[table["id"]] = str(action)
             return
+        except Exception as error:
+            stats.errors.append(f"match {table['id']}: {error!r} during {action}")
+            for waiter in waits:
+                waiter.cancel()
+            game, version = await recover(table, seats, stats, str(action))
+            continue
         stats.latencies.append(max(seen) - sent)
         acknowledged.append(str(action))
         game.apply(action)
@@ -320,7 +379,11 @@ async def run_load(tables: list[dict], urls: list[str], args) -> tuple[Stats, fl
         await asyncio.gather(*(s.wait_version(table["version"]) for s in seats))
     started = time.perf_counter()
     stop_at = started + args.duration
-    await asyncio.gather(*(drive(t, seats_of[t["id"]], stats, stop_at, args) for t in tables))
+    outcomes = await asyncio.gather(
+        *(drive(t, seats_of[t["id"]], stats, stop_at, args) for t in tables),
+        return_exceptions=True,
+    )
+    stats.errors.extend(f"driver: {o!r}" for o in outcomes if isinstance(o, BaseException))
     elapsed = time.perf_counter() - started
     for seats in seats_of.values():
         for seat in seats:
@@ -436,6 +499,7 @@ def run_one(args) -> dict:
         "rematches": stats.rematches,
         "connect_s": round(connect_seconds, 1),
         "connect_retries": stats.connect_retries,
+        "socket_drops": stats.socket_drops,
         "seed_s": round(seed_seconds, 1),
         **checks,
     }
@@ -453,7 +517,8 @@ def print_result(result: dict) -> None:
         f"duplicated {result['duplicated']}, gapped matches {result['gapped_matches']}, "
         f"non-player moves {result['non_player_moves']}; rematches {result['rematches']}; "
         f"{2 * result['games']} sockets connected in {result['connect_s']} s "
-        f"({result['connect_retries']} connect retries)",
+        f"({result['connect_retries']} connect retries); "
+        f"sockets dropped by the server {result['socket_drops']}",
         flush=True,
     )
 
