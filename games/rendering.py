@@ -141,7 +141,8 @@ def table_context(
                 "is_me": seat.number == me,
                 "team": seat.team,
                 "count": count,
-                "backs": BACK_HTML * min(count, MAX_BACKS),
+                # Repeating a SafeString gives a plain str, so mark the result again.
+                "backs": mark_safe(BACK_HTML * min(count, MAX_BACKS)),
                 "is_attacker": bool(view) and playing and view["attacker"] == seat.number,
                 "is_defender": bool(view) and playing and view["defender"] == seat.number,
                 "to_act": seat.number in to_act,
