@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 import random
 import threading
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, close_old_connections, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -22,6 +24,7 @@ log = logging.getLogger(__name__)
 
 HINT_BUDGET = Budget(seconds=0.8)
 ANALYSIS_BUDGET = AnalysisBudget(seconds=0.4, samples=30)
+STALE_AFTER = timedelta(minutes=15)
 
 
 class Refused(Exception):
@@ -86,9 +89,20 @@ def start_analysis(deal: Deal, user: Any, *, background: bool = True) -> tuple[D
             row = DealAnalysis.objects.create(deal=deal, requested_by=user)
     except IntegrityError:
         row = DealAnalysis.objects.get(deal=deal)
-        reclaimed = DealAnalysis.objects.filter(
-            pk=row.pk, status=DealAnalysis.Status.FAILED
-        ).update(status=DealAnalysis.Status.QUEUED, progress=0, error="", requested_by=user)
+        # A failed run may be retried, and so may a run whose process died (a server
+        # restart leaves it "running" with no thread behind it).
+        stale = timezone.now() - STALE_AFTER
+        retry = Q(status=DealAnalysis.Status.FAILED) | Q(
+            status__in=[DealAnalysis.Status.QUEUED, DealAnalysis.Status.RUNNING],
+            created_at__lt=stale,
+        )
+        reclaimed = DealAnalysis.objects.filter(retry, pk=row.pk).update(
+            status=DealAnalysis.Status.QUEUED,
+            progress=0,
+            error="",
+            requested_by=user,
+            created_at=timezone.now(),
+        )
         if not reclaimed:
             return row, False
         row.refresh_from_db()

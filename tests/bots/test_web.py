@@ -1,8 +1,11 @@
 """Hint endpoint and analysis views (database tests)."""
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from analysis import services
 from analysis.models import DealAnalysis
@@ -134,3 +137,22 @@ def test_running_analysis_polls(monkeypatch):
     client = Client()
     html = client.get(reverse("analysis:deal_analysis", args=[match.pk, deal.number])).content
     assert b'hx-trigger="every 1s"' in html and b"40%" in html
+
+
+def test_stale_run_is_claimed_again_but_a_fresh_one_is_not(monkeypatch):
+    monkeypatch.setattr(services.threading, "Thread", _InlineThread)
+    monkeypatch.setattr(
+        services, "ANALYSIS_BUDGET", AnalysisBudget(seconds=0.01, samples=1, min_samples=1)
+    )
+    monkeypatch.setattr(services, "analysis_seats", lambda deal: [0])
+    match = play_match(["alice", "bob"], deals=1, seed=6, is_rated=False)
+    deal = match.deals.get()
+    row = DealAnalysis.objects.create(deal=deal, status=DealAnalysis.Status.RUNNING)
+    _, started = services.start_analysis(deal, get_user("alice"))
+    assert not started
+    DealAnalysis.objects.filter(pk=row.pk).update(
+        created_at=timezone.now() - services.STALE_AFTER - timedelta(seconds=1)
+    )
+    _, started = services.start_analysis(deal, get_user("alice"))
+    assert started
+    assert DealAnalysis.objects.get(pk=row.pk).status == DealAnalysis.Status.DONE
