@@ -28,13 +28,14 @@ def evaluate(
     rng: random.Random,
     budget: Budget,
     uniform: bool = False,
+    start: float | None = None,
 ) -> tuple[list[int], list[float]]:
     """Visit counts and total rewards per action (reward: 1 when the seat is not the fool).
 
     ``uniform`` spreads the rollouts evenly (estimates for every action, for analysis);
-    otherwise UCB1 concentrates them on the promising actions.
+    otherwise UCB1 concentrates them on the promising actions. ``start`` is when the
+    move's clock started (the endgame solver may already have spent part of it).
     """
-    start = time.perf_counter()
     deadline = budget.deadline(start)
     limit = budget.iterations
     if limit is None and budget.seconds is None:
@@ -94,7 +95,7 @@ class HardBot:
         # The policy's move first: under time pressure it is the one surely visited.
         first = fast.medium_move(g, seat, acts, rng)
         acts = [first] + [a for a in acts if a != first]
-        visits, total = evaluate(knowledge, acts, rng, budget)
+        visits, total = evaluate(knowledge, acts, rng, budget, start=start)
         best = max(range(len(acts)), key=lambda j: (visits[j], total[j]))
         return acts[best]
 
