@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -13,7 +11,7 @@ WIDTH, HEIGHT, PAD = 640, 220, 36
 MAX_POINTS = 200
 
 
-def _thin(points: list[tuple[datetime, float]]) -> list[tuple[datetime, float]]:
+def _thin(points: list[float]) -> list[float]:
     # A line of 5,000 points draws no better than one of 200, and weighs 25 times more.
     if len(points) <= MAX_POINTS:
         return points
@@ -23,14 +21,12 @@ def _thin(points: list[tuple[datetime, float]]) -> list[tuple[datetime, float]]:
     return thinned
 
 
-def rating_chart(
-    series: dict[str, list[tuple[datetime, float]]], labels: dict[str, str]
-) -> SafeString:
+def rating_chart(series: dict[str, list[float]], labels: dict[str, str]) -> SafeString:
     """An SVG with one line per rating class; the x axis is the game number of each class."""
     if not series:
         return mark_safe("")
     lines = {k: _thin(v) for k, v in series.items()}
-    values = [r for pts in lines.values() for _, r in pts]
+    values = [r for pts in lines.values() for r in pts]
     low, high = min(values), max(values)
     if high - low < 50:
         mid = (high + low) / 2
@@ -45,16 +41,14 @@ def rating_chart(
     legend = []
     for index, (rating_class, pts) in enumerate(lines.items()):
         count = max(1, len(pts) - 1)
-        coords = " ".join(
-            f"{PAD + i / count * inner_w:.1f},{y(r):.1f}" for i, (_, r) in enumerate(pts)
-        )
+        coords = " ".join(f"{PAD + i / count * inner_w:.1f},{y(r):.1f}" for i, r in enumerate(pts))
         colour = COLOURS.get(rating_class, "#333")
         paths.append((colour, coords, labels.get(rating_class, rating_class)))
         legend.append(
             (
                 PAD + index * 170,
                 colour,
-                f"{labels.get(rating_class, rating_class)}: {pts[-1][1]:.0f}",
+                f"{labels.get(rating_class, rating_class)}: {pts[-1]:.0f}",
             )
         )
     grid = format_html_join(

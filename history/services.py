@@ -356,19 +356,21 @@ def profile_stats(user: Any) -> dict[str, Any]:
     return {"totals": totals, "per_variant": per_variant, "per_players": per_players}
 
 
-def rating_series(user: Any, limit: int = 400) -> dict[str, list[tuple[datetime, float]]]:
-    """Rating after each game per class: the newest ``limit`` points of each."""
-    series: dict[str, list[tuple[datetime, float]]] = {}
-    for rating_class in RatingClass.values:
-        rows = list(
-            RatingChange.objects.filter(user=user, rating_class=rating_class)
-            .order_by("-created_at", "-id")
-            .values_list("created_at", "rating")[:limit]
-        )
-        if rows:
-            rows.reverse()
-            series[rating_class] = rows
-    return series
+def rating_series(user: Any, limit: int = 400) -> dict[str, list[float]]:
+    """Rating after each game per class, oldest first: at most ``limit`` points each.
+
+    One query for the newest ``3 * limit`` changes of any class: the chart shows
+    recent form, and its cost must not grow with a player's history.
+    """
+    rows = list(
+        RatingChange.objects.filter(user=user)
+        .order_by("-created_at", "-id")
+        .values_list("rating_class", "rating")[: limit * len(RatingClass.values)]
+    )
+    series: dict[str, list[float]] = {}
+    for rating_class, rating in reversed(rows):
+        series.setdefault(rating_class, []).append(rating)
+    return {k: v[-limit:] for k, v in series.items()}
 
 
 def leaderboard(rating_class: str, limit: int = 100) -> QuerySet[Rating]:
