@@ -217,8 +217,16 @@ async def play_game(match_id: int, sockets, args, latencies: list[float], errors
 async def drive(base: str, tables, args) -> tuple[list[float], list[str], float, int]:
     latencies: list[float] = []
     errors: list[str] = []
-    gate = asyncio.Semaphore(8)
-    connected = await asyncio.gather(*(connect_game(base, m, c, gate) for m, c in tables))
+    gate = asyncio.Semaphore(4)
+    connected = await asyncio.gather(
+        *(connect_game(base, m, c, gate) for m, c in tables), return_exceptions=True
+    )
+    for found in connected:
+        if isinstance(found, BaseException):
+            errors.append(f"connect: {found!r}")
+    tables = [t for t, c in zip(tables, connected, strict=True) if not isinstance(c, BaseException)]
+    connected = [c for c in connected if not isinstance(c, BaseException)]
+    print(f"connected {2 * len(connected)} sockets", flush=True)
     started = time.perf_counter()
     results = await asyncio.gather(
         *(
@@ -234,13 +242,18 @@ async def drive(base: str, tables, args) -> tuple[list[float], list[str], float,
     return latencies, errors, time.perf_counter() - started, moves
 
 
-def queries_per_action(max_moves: int) -> tuple[list[int], int]:
-    """Queries of apply_action plus one render per seat, move by move, in-process."""
+def queries_per_action(max_moves: int) -> tuple[list[int], list[int], list[int], int]:
+    """Queries per move, in-process: the service call, then the seats' renders.
+
+    Renders are counted twice: as in the process that applied the action (it keeps
+    that version's rows, so its sockets render without a query) and cold, as in
+    another server process (the first socket there reads the table once).
+    """
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import rendering, services
+    from games import live_cache, rendering, services
     from games.engine import Game
     from games.models import Match, RuleVariant
 
@@ -250,7 +263,7 @@ def queries_per_action(max_moves: int) -> tuple[list[int], int]:
     match = services.create_match(users[0], RuleVariant.objects.get(slug="classic"), 2)
     services.join_match(match, users[1])
     viewers = [rendering.Viewer(u.pk, n) for n, u in enumerate(users)]
-    counts = []
+    applied, warm, cold = [], [], []
     rng = random.Random(1)
     for _ in range(max_moves):
         match = Match.objects.get(pk=match.pk)
@@ -261,16 +274,24 @@ def queries_per_action(max_moves: int) -> tuple[list[int], int]:
         legal = [a for a in game.legal_actions() if a.kind != "swap"]
         takes = [a for a in legal if a.kind == "take"]
         action = takes[0] if takes and rng.random() < 0.7 else rng.choice(legal)
-        with CaptureQueriesContext(connection) as captured:
+        with CaptureQueriesContext(connection) as q_apply:
             outcome = services.apply_action(
                 match.pk, users[action.seat], str(action), version=match.version
             )
+        with CaptureQueriesContext(connection) as q_warm:
             for viewer in viewers:
-                rendering.render_state(match.pk, viewer)
+                rendering.render_state(match.pk, viewer, version=outcome.version)
+        live_cache._recent.clear()
+        with CaptureQueriesContext(connection) as q_cold:
+            for viewer in viewers:
+                rendering.render_state(match.pk, viewer, version=outcome.version)
         # The game-ending move also writes the result and ratings: counted apart.
         if not outcome.is_over:
-            counts.append(len(captured.captured_queries))
-    return counts, len(Game.from_snapshot(Match.objects.get(pk=match.pk).state).history)
+            applied.append(len(q_apply.captured_queries))
+            warm.append(len(q_warm.captured_queries))
+            cold.append(len(q_cold.captured_queries))
+    history = len(Game.from_snapshot(Match.objects.get(pk=match.pk).state).history)
+    return applied, warm, cold, history
 
 
 def pct(values: list[float], p: float) -> float:
@@ -318,6 +339,8 @@ def main() -> None:
                 "127.0.0.1",
                 "-p",
                 str(port),
+                "--websocket_connect_timeout",
+                "60",
                 "durak_site.asgi:application",
             ],
             cwd=ROOT,
@@ -344,7 +367,7 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
-    counts, history = queries_per_action(120)
+    applied, warm, cold, history = queries_per_action(120)
 
     print(f"games: {args.games} concurrent two-player games, {2 * args.games} WebSockets")
     print(f"think time: {args.think:.2f} s mean; moves per game <= {args.max_moves}")
@@ -356,11 +379,17 @@ def main() -> None:
             f"p99 {pct(latencies, 99):.1f} ms, max {max(latencies):.1f} ms"
         )
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
-    early, late = counts[:10], counts[-10:]
+    n = len(applied)
+
+    def early_late(values: list[int]) -> str:
+        return (
+            f"{statistics.mean(values[:10]):.1f} early / {statistics.mean(values[-10:]):.1f} late"
+        )
+
     print(
-        "db queries per action (apply + 2 renders): "
-        f"early moves {statistics.mean(early):.1f}, late moves {statistics.mean(late):.1f} "
-        f"(moves 1-10 vs {len(counts) - 9}-{len(counts)}, history {history} actions)"
+        f"db queries per action, moves 1-10 vs {n - 9}-{n} (history {history} actions): "
+        f"apply {early_late(applied)}; 2 renders in the applying process {early_late(warm)}; "
+        f"2 renders in another process {early_late(cold)}"
     )
     tmp.cleanup()
 
