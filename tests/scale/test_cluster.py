@@ -143,6 +143,21 @@ async def test_players_on_different_processes_see_each_others_moves(cluster: Clu
         await client.close()
 
 
+async def wait_for_moves(match_ids: list[int], count: int, timeout: float = 30.0) -> None:
+    """Until every match has at least ``count`` moves (a loaded machine ticks late)."""
+
+    def done() -> bool:
+        return all(
+            Move.objects.filter(match_id=match_id).count() >= count for match_id in match_ids
+        )
+
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not await db(done):
+        assert loop.time() < deadline, f"no move {count} within {timeout:.0f} s"
+        await asyncio.sleep(0.2)
+
+
 def expire_now(match_ids: list[int]) -> None:
     now = timezone.now()
     Match.objects.filter(pk__in=match_ids).update(
@@ -155,8 +170,9 @@ async def test_an_expired_timer_fires_once_across_processes(cluster: Cluster) ->
     ids = [match.pk for match, _, _ in tables]
     versions = {m.pk: m.version for m, _, _ in tables}
     await db(expire_now, ids)
-    # Both processes tick every 0.1 s; give them plenty of chances to double-fire.
-    await asyncio.sleep(2.5)
+    await wait_for_moves(ids, 1)
+    # Both processes tick every 0.1 s: give them plenty more chances to double-fire.
+    await asyncio.sleep(1.5)
 
     def check() -> None:
         for match_id in ids:
@@ -187,7 +203,8 @@ async def test_bots_move_once_across_processes(cluster: Cluster) -> None:
 
     ids = await db(setup)
     assert ids
-    await asyncio.sleep(2.5)
+    await wait_for_moves(ids, 2)
+    await asyncio.sleep(1.5)
 
     def check() -> None:
         for match_id in ids:
@@ -219,12 +236,17 @@ async def test_sigkill_loses_no_move_and_clients_carry_on(cluster: Cluster) -> N
         action, _version = await play_one(clients, match.pk, rng)
         acknowledged.append(action)
 
-    # Kill b while a move from its client may be in flight.
-    match_now = await db(current, match.pk)
-    game = Game.from_snapshot(match_now.state)
-    pending = [x for x in game.legal_actions() if x.seat in clients]
-    action = rng.choice(pending)
-    await clients[action.seat].act(str(action), match_now.version)
+    # Kill b while a move from its client (seat 1) may be in flight.
+    for _ in range(20):
+        match_now = await db(current, match.pk)
+        game = Game.from_snapshot(match_now.state)
+        pending = [x for x in game.legal_actions() if x.seat == 1]
+        if pending:
+            break
+        action, _version = await play_one(clients, match.pk, rng)
+        acknowledged.append(action)
+    assert pending
+    await clients[1].act(str(rng.choice(pending)), match_now.version)
     b.kill()
 
     def stored() -> list[str]:
@@ -274,7 +296,7 @@ async def test_sigkill_loses_no_move_and_clients_carry_on(cluster: Cluster) -> N
     def timed_out() -> Move | None:
         return Move.objects.filter(match_id=match.pk, seq=before.move_count + 1).first()
 
-    for _ in range(50):
+    for _ in range(200):
         move = await db(timed_out)
         if move is not None:
             break

@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 VERSION = re.compile(r'id="table-version"[^>]*data-version="(\d+)"')
 HAND_CARD = re.compile(r'class="hand-card"[^>]*data-card="([2-9TJQKA][CDHS])"')
@@ -30,6 +31,8 @@ class TableClient:
         self.conn: ClientConnection | None = None
         self.frames: list[str] = []
         self.version = -1
+        # Times the server closed the socket with 1011 and the client came back.
+        self.drops = 0
 
     async def open(self, base_url: str | None = None) -> str:
         """Connect (or reconnect, possibly elsewhere); returns the full render sent first."""
@@ -58,7 +61,15 @@ class TableClient:
 
     async def receive(self, timeout: float = 10) -> str:
         assert self.conn is not None
-        frame = await asyncio.wait_for(self.conn.recv(), timeout)
+        try:
+            frame = await asyncio.wait_for(self.conn.recv(), timeout)
+        except ConnectionClosed as closed:
+            # Like the page's ws extension: after a server error, reconnect to the same
+            # process; the full render sent on connect brings the client up to date.
+            if closed.rcvd is None or closed.rcvd.code != 1011:
+                raise
+            self.drops += 1
+            return await self.open()
         if isinstance(frame, bytes):
             frame = frame.decode()
         self.frames.append(frame)
