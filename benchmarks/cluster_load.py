@@ -387,6 +387,8 @@ async def run_load(tables: list[dict], urls: list[str], args) -> tuple[Stats, fl
     )
     for seats, table in zip(seats_of.values(), tables, strict=True):
         await asyncio.gather(*(s.wait_version(table["version"]) for s in seats))
+    # Every connect pushes a presence update to the table: let that backlog drain first.
+    await asyncio.sleep(args.settle)
     started = time.perf_counter()
     stop_at = started + args.duration
     outcomes = await asyncio.gather(
@@ -549,6 +551,9 @@ def main() -> int:
     parser.add_argument("--database", default="durak_bench")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--connect-concurrency", type=int, default=10)
+    parser.add_argument(
+        "--settle", type=float, default=15.0, help="seconds between connecting and playing"
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON (one run)")
     args = parser.parse_args()
 
@@ -584,6 +589,8 @@ def main() -> int:
             args.redis,
             "--connect-concurrency",
             str(args.connect_concurrency),
+            "--settle",
+            str(args.settle),
         ]
         done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
         lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
