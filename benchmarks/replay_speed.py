@@ -182,7 +182,8 @@ def main() -> None:
         "",
         f"A step makes {step_queries} queries; the profile makes {profile_queries} whatever the "
         "number of games (statistics are aggregates over one indexed table, the chart "
-        "reads at most 400 points per rating class).",
+        "reads the newest 1,200 rating changes in one query). Wall time counts waiting "
+        "for a core on this shared machine; CPU time is the server's own work.",
     ]
     print()
     print("\n".join(lines))
