@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import BIT, CODES, SUBSETS, card_index
+from .events import Attacked, Defended, SaidDone, Took
 
 KINDS = ("attack", "defend", "transfer", "show", "take", "done", "swap", "resign")
 K_ATTACK, K_DEFEND, K_TRANSFER, K_SHOW, K_TAKE, K_DONE, K_SWAP, K_RESIGN = range(8)
@@ -22,7 +23,7 @@ class Action:
     then suit C D H S); ``defend`` keeps its order: the attack card, then the beating card.
     """
 
-    __slots__ = ("seat", "kind", "cards", "_k", "_m", "_i", "_h", "_s")
+    __slots__ = ("seat", "kind", "cards", "_k", "_m", "_i", "_h", "_s", "_ev", "_ev_lead")
 
     seat: int
     kind: str
@@ -129,6 +130,20 @@ def _init(a: Action, seat: int, kind: str, k: int, cards: tuple, mask: int, idx:
     sa(a, "_i", idx)
     sa(a, "_h", hash((seat, k, cards)))
     sa(a, "_s", " ".join((str(seat), kind, *cards)))
+    # The event this action causes when it does not depend on the state, built once:
+    # events are immutable values, so every game applying this action can share it.
+    ev = lead = None
+    if k == K_ATTACK:
+        ev = Attacked(seat, cards, False)
+        lead = Attacked(seat, cards, True)
+    elif k == K_DEFEND:
+        ev = Defended(seat, cards[0], cards[1])
+    elif k == K_DONE:
+        ev = SaidDone(seat)
+    elif k == K_TAKE:
+        ev = Took(seat)
+    sa(a, "_ev", ev)
+    sa(a, "_ev_lead", lead)
 
 
 def _make(seat: int, k: int, idx: tuple[int, ...]) -> Action:
@@ -200,14 +215,18 @@ def _bits(mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def attack_chunk(seat: int, pos: int, val: int, room: int) -> tuple[Action, ...]:
-    """Attack actions for every same-rank subset (size <= room) of one byte of a hand."""
+def attack_chunk(seat: int, shift: int, val: int, room: int) -> tuple[Action, ...]:
+    """Attack actions for every same-rank subset (size <= room) of ``val << shift``.
+
+    ``val`` holds whole ranks (4 bits each); the order is by rank, then by subset size.
+    """
     acts = []
-    for half in (0, 4):
-        nib = val >> half & 15
-        for sub, cnt in SUBSETS[nib]:
+    while val:
+        for sub, cnt in SUBSETS[val & 15]:
             if cnt <= room:
-                acts.append(attack_action(seat, sub << (pos * 8 + half)))
+                acts.append(attack_action(seat, sub << shift))
+        val >>= 4
+        shift += 4
     return tuple(acts)
 
 

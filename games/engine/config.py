@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from .cards import BIT, DECK_MASK, card_index
 from .rules import Rules
@@ -31,7 +32,8 @@ class _Config:
         "deck_mask",
         "elig_cache",
         "nxt",
-        "lob",
+        "chunks",
+        "atk",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -49,7 +51,10 @@ class _Config:
         self.deck_mask = DECK_MASK[rules.deck_size]
         self.elig_cache: dict[int, int] = {}
         self.nxt = tuple((s + 1) % self.n for s in range(self.n))
-        self.lob = (self.deck_mask & -self.deck_mask).bit_length() - 1 >> 3
+        # Shifts of the 12-bit (three-rank) chunks of a hand, from the deck's lowest card.
+        self.chunks = tuple(range((self.deck_mask & -self.deck_mask).bit_length() - 1, 52, 8))
+        # Attack lookup tables per (seat << 2 | room class), filled by game._attack_chunks.
+        self.atk: list[Any] = [None] * 32
 
 
 _CONFIGS: dict[Rules, _Config] = {}

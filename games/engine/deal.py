@@ -146,7 +146,6 @@ class DealMixin:
         g._tdrawer = -1
         g._sixes = [0] * n
         g._hist = None
-        g._nhist = 0
         g._deal = (None, (attacker - 1) % n, attacker, "given")
         g._result = None
         g._phase = LEAD
@@ -284,7 +283,6 @@ class DealMixin:
         self._tdrawer = -1
         self._sixes = [0] * n
         self._hist = None
-        self._nhist = 0
         self._deal = (tuple(codes), dealer, fa, fa_by)
         self._result = None
         events.append(self._start_bout(fa))

@@ -59,24 +59,21 @@ from .config import (  # noqa: F401  (re-exported: public phases, helpers)
     OVER,
     PHASES,
     TAKING,
+    _Config,
     _config,
     _new,
     _rng,
 )
 from .deal import DealMixin
 from .events import (
-    Attacked,
     BoutBeaten,
     BoutStarted,
     CardsTaken,
-    Defended,
     Drew,
     GameOver,
     Resigned,
-    SaidDone,
     Shown,
     Swapped,
-    Took,
     Transferred,
     WentOut,
 )
@@ -94,6 +91,21 @@ _tn = tuple.__new__  # builds the NamedTuple events without their slower __new__
 _TAKE = tuple(simple_action(s, K_TAKE) for s in range(8))
 _DONE = tuple(simple_action(s, K_DONE) for s in range(8))
 _SWAP = tuple(simple_action(s, K_SWAP) for s in range(8))
+# Events that are plain values of a few small ints, shared instead of rebuilt every time.
+_BOUT_STARTED: dict[int, BoutStarted] = {}
+_DREW: dict[int, Drew] = {}
+
+
+def _bout_started(att: int, d: int, cap: int) -> BoutStarted:
+    e = _BOUT_STARTED[att << 3 | d | cap << 6] = BoutStarted(att, d, cap)
+    return e
+
+
+def _drew(s: int, k: int) -> Drew:
+    e = _DREW[k << 3 | s] = Drew(s, k, None)
+    return e
+
+
 # Single-card attacks by card << 3 | seat.
 _ATK1: list[Action | None] = [None] * (64 * 8)
 
@@ -103,25 +115,37 @@ def _atk1(i: int) -> Action:
     return a
 
 
-# Per (seat, room class): for each byte of a hand, the attack actions of its cards.
-_ATK_TABLES: list[list[list[tuple[Action, ...] | None]] | None] = [None] * 32
+# Attack actions are looked up three ranks (12 bits of a rank-major mask) at a time, in
+# tables of shared Action tuples per (seat, room class, chunk shift), a cell being built
+# on first use. Three ranks per lookup take a 36-card hand in 3 lookups (bytes took 5) while
+# a table stays at 4,096 cells.
+_ATK_TABLES: dict[int, list[tuple[Action, ...] | None]] = {}
 
 
-def _attacks(out: list[Action], seat: int, avail: int, room: int, lob: int = 0) -> None:
-    """Append attack actions for every same-rank subset of ``avail`` of size <= room.
+def _attack_chunks(c: _Config, key: int) -> tuple[tuple[list[Any], int], ...]:
+    """The (table, shift) pairs covering the deck, for ``key = seat << 2 | room class``."""
+    pairs = []
+    for sh in c.chunks:
+        tb = _ATK_TABLES.get(key << 6 | sh)
+        if tb is None:
+            tb = _ATK_TABLES[key << 6 | sh] = [None] * 256
+        pairs.append((tb, sh))
+    c.atk[key] = t = tuple(pairs)
+    return t
 
-    ``lob`` is the deck's lowest byte holding cards (bytes below it are always empty).
-    """
+
+def _attack_cell(tb: list[Any], key: int, sh: int, v: int) -> tuple[Action, ...]:
+    t = tb[v] = attack_chunk(key >> 2, sh, v, (key & 3) + 1)
+    return t
+
+
+def _attacks(out: list[Action], seat: int, avail: int, room: int, c: _Config) -> None:
+    """Append attack actions for every same-rank subset of ``avail`` of size <= room."""
     key = seat << 2 | (3 if room >= 4 else room - 1)
-    tl = _ATK_TABLES[key]
-    if tl is None:
-        tl = _ATK_TABLES[key] = [[None] * 256 for _ in range(7)]
-    for pos, v in enumerate((avail >> (lob << 3)).to_bytes(7 - lob, "little"), lob):
+    for tb, sh in c.atk[key] or _attack_chunks(c, key):
+        v = avail >> sh & 255
         if v:
-            t = tl[pos][v]
-            if t is None:
-                t = tl[pos][v] = attack_chunk(seat, pos, v, room)
-            out += t
+            out += tb[v] or _attack_cell(tb, key, sh, v)
 
 
 class Game(DealMixin, PresentMixin):
@@ -159,7 +183,6 @@ class Game(DealMixin, PresentMixin):
         "_tdrawer",
         "_sixes",
         "_hist",
-        "_nhist",
         "_deal",
         "_result",
         "_deal_events",
@@ -246,7 +269,7 @@ class Game(DealMixin, PresentMixin):
         self._joined = []
         self._shown = 0
         self._nbeat = 0
-        return _tn(BoutStarted, (att, d, cap))
+        return _BOUT_STARTED.get(att << 3 | d | cap << 6) or _bout_started(att, d, cap)
 
     # -------------------------------------------------------- legal actions
 
@@ -256,14 +279,22 @@ class Game(DealMixin, PresentMixin):
         out: list[Action] = []
         if ph == LEAD:
             s = self._att
-            if self._c.multi:
-                _attacks(out, s, self._hands[s], self._cap, self._c.lob)
+            c = self._c
+            h = self._hands[s]
+            if c.multi:
+                # _attacks, inlined: every bout starts here.
+                cap = self._cap
+                key = s << 2 | (3 if cap >= 4 else cap - 1)
+                for tb, sh in c.atk[key] or _attack_chunks(c, key):
+                    v = h >> sh & 255
+                    if v:
+                        out += tb[v] or _attack_cell(tb, key, sh, v)
             else:
-                h = self._hands[s]
                 while h:
                     low = h & -h
-                    out.append(attack_action(s, low))
                     h ^= low
+                    i = (low.bit_length() - 1) << 3 | s
+                    out.append(_ATK1[i] or _atk1(i))
         elif ph == OVER:
             return out
         else:
@@ -305,7 +336,7 @@ class Game(DealMixin, PresentMixin):
                     avail = hands[s] & closure
                     if avail:
                         if avail & (avail - 1):
-                            _attacks(out, s, avail, room, self._c.lob)
+                            _attacks(out, s, avail, room, self._c)
                         else:
                             i = (avail.bit_length() - 1) << 3 | s
                             out.append(_ATK1[i] or _atk1(i))
@@ -357,35 +388,23 @@ class Game(DealMixin, PresentMixin):
         An illegal action raises IllegalAction and leaves the game unchanged.
         """
         if action.__class__ is not Action:
-            if isinstance(action, str):
-                action = Action.parse(action)
-            elif not isinstance(action, Action):
-                raise IllegalAction(f"not an action: {action!r}")
+            action = _coerce(action)
+        # One handler per kind (indexed by the kind code). The four frequent ones fold the
+        # "game over" and "no such seat" checks into their one combined legality test
+        # (neither can pass it) and raise those reasons first when refusing (_refuse_any);
+        # the rare ones call _refuse_any up front.
+        ev = _HANDLERS[action._k](self, action.seat, action)
+        self._hist = (self._hist, action)
+        return ev
+
+    def _refuse_any(self, action: Action) -> None:
+        """Raise the reasons that apply to every kind: the game is over, no such seat."""
         if self._phase == OVER:
             raise IllegalAction(f"{action}: the game is over")
-        seat = action.seat
-        if seat >= self._c.n:
-            raise IllegalAction(f"{action}: there is no seat {seat} in a {self._c.n}-player game")
-        k = action._k
-        if k == K_DEFEND:
-            ev = self._do_defend(seat, action)
-        elif k == K_ATTACK:
-            ev = self._do_attack(seat, action)
-        elif k == K_DONE:
-            ev = self._do_done(seat, action)
-        elif k == K_TAKE:
-            ev = self._do_take(seat, action)
-        elif k == K_TRANSFER:
-            ev = self._do_transfer(seat, action)
-        elif k == K_SHOW:
-            ev = self._do_show(seat, action)
-        elif k == K_SWAP:
-            ev = self._do_swap(seat, action)
-        else:
-            ev = self._do_resign(seat, action)
-        self._hist = (self._hist, action)
-        self._nhist += 1
-        return ev
+        if action.seat >= self._c.n:
+            raise IllegalAction(
+                f"{action}: there is no seat {action.seat} in a {self._c.n}-player game"
+            )
 
     def _not_held(self, action: Action, seat: int, missing: int) -> IllegalAction:
         return IllegalAction(
@@ -417,15 +436,15 @@ class Game(DealMixin, PresentMixin):
     def _do_attack(self, seat: int, action: Action) -> list[Any]:
         m = action._m
         hands = self._hands
-        h = hands[seat]
         ph = self._phase
         idx = action._i
         n = len(idx)
         # One combined test for the common legal case; the refusal path explains why.
+        # (``hands[seat]`` is read only once the seat is known to be a real one.)
         if ph == LEAD:
             if (
                 seat != self._att
-                or m & ~h
+                or m & ~hands[seat]
                 or (n > 1 and (not self._c.multi or m & ~RANK_MASK[idx[0] >> 2] or n > self._cap))
             ):
                 self._refuse_attack(seat, action)
@@ -434,16 +453,17 @@ class Game(DealMixin, PresentMixin):
             x |= x >> 1
             x |= x >> 2
             if (
-                seat == self._def
+                ph == OVER
+                or seat == self._def
                 or not (self._elig & ~self._done & ~self._empty) >> seat & 1
-                or m & ~h
+                or m & ~hands[seat]
                 or m & ~((x & LOW_BITS) * 15)
                 or (n > 1 and m & ~RANK_MASK[idx[0] >> 2])
                 or self._natt + n > self._cap
             ):
                 self._refuse_attack(seat, action)
         # Mutations start here: everything above only reads.
-        h ^= m
+        h = hands[seat] ^ m
         hands[seat] = h
         known = self._known
         if known[seat] & m:
@@ -464,11 +484,11 @@ class Game(DealMixin, PresentMixin):
         if seat not in joined:
             joined.append(seat)
         if ph == LEAD:
-            ev: list[Any] = [_tn(Attacked, (seat, action.cards, True))]
+            ev: list[Any] = [action._ev_lead]
             self._phase = DEFEND
             self._tdrawer = -1  # the swap window after the talon ran out closes here
         else:
-            ev = [_tn(Attacked, (seat, action.cards, False))]
+            ev = [action._ev]
         if not h:
             self._emptied(seat, action, ev)
             if self._phase == OVER:
@@ -478,9 +498,9 @@ class Game(DealMixin, PresentMixin):
         return ev
 
     def _refuse_attack(self, seat: int, action: Action) -> None:
+        self._refuse_any(action)
         m = action._m
         h = self._hands[seat]
-        len(action._i)
         if self._phase == LEAD:
             if seat != self._att:
                 raise IllegalAction(f"{action}: seat {self._att} leads this bout, not seat {seat}")
@@ -513,17 +533,16 @@ class Game(DealMixin, PresentMixin):
     def _do_defend(self, seat: int, action: Action) -> list[Any]:
         a, b = action._i
         hands = self._hands
-        h = hands[seat]
         if (
             self._phase != DEFEND
             or seat != self._def
             or not self._unb >> a & 1
-            or not h >> b & 1
+            or not hands[seat] >> b & 1
             or not self._beat[a] >> b & 1
         ):
             self._refuse_defence(seat, action)
         bb = BIT[b]
-        h ^= bb
+        h = hands[seat] ^ bb
         hands[seat] = h
         known = self._known
         if known[seat] & bb:
@@ -535,7 +554,7 @@ class Game(DealMixin, PresentMixin):
         unb = self._unb ^ BIT[a]
         self._unb = unb
         self._nbeat += 1
-        ev: list[Any] = [_tn(Defended, (seat, action.cards[0], action.cards[1]))]
+        ev: list[Any] = [action._ev]
         if not h:
             self._emptied(seat, action, ev)
             if self._phase == OVER:
@@ -547,6 +566,7 @@ class Game(DealMixin, PresentMixin):
         return ev
 
     def _refuse_defence(self, seat: int, action: Action) -> None:
+        self._refuse_any(action)
         if self._phase != DEFEND:
             raise IllegalAction(f"{action}: {self._no_defence_reason()}")
         if seat != self._def:
@@ -570,25 +590,29 @@ class Game(DealMixin, PresentMixin):
 
     def _do_take(self, seat: int, action: Action) -> list[Any]:
         if self._phase != DEFEND:
+            self._refuse_any(action)
             raise IllegalAction(f"{action}: {self._no_defence_reason()}")
         if seat != self._def:
+            self._refuse_any(action)
             raise IllegalAction(f"{action}: only the defender (seat {self._def}) may take")
         if not self._unb:
             raise IllegalAction(f"{action}: every attack card is beaten; there is nothing to take")
         self._phase = TAKING
         self._done = 0
-        ev: list[Any] = [Took(seat)]
+        ev: list[Any] = [action._ev]
         self._settle(ev)
         return ev
 
     def _do_done(self, seat: int, action: Action) -> list[Any]:
         ph = self._phase
         if (
-            ph == LEAD
+            ph == LEAD  # noqa: SIM109  (two int compares beat building a tuple here)
+            or ph == OVER
             or seat == self._def
             or not (self._elig & ~self._done & ~self._empty) >> seat & 1
             or (ph == DEFEND and self._unb)
         ):
+            self._refuse_any(action)
             if ph == LEAD:
                 raise IllegalAction(
                     f"{action}: the bout has not started; seat {self._att} must lead"
@@ -597,7 +621,7 @@ class Game(DealMixin, PresentMixin):
             raise IllegalAction(f"{action}: attack cards are still unbeaten")
         done = self._done | 1 << seat
         self._done = done
-        ev: list[Any] = [_tn(SaidDone, (seat,))]
+        ev: list[Any] = [action._ev]
         if not self._elig & ~done & ~self._empty:
             self._end_bout(ev, ph == DEFEND)
         return ev
@@ -619,6 +643,7 @@ class Game(DealMixin, PresentMixin):
         return nd
 
     def _do_transfer(self, seat: int, action: Action) -> list[Any]:
+        self._refuse_any(action)
         if not self._c.perev:
             raise IllegalAction(f"{action}: transfers need mode perevodnoy")
         nd = self._check_transfer(action, seat, "transfer")
@@ -661,6 +686,7 @@ class Game(DealMixin, PresentMixin):
         return ev
 
     def _do_show(self, seat: int, action: Action) -> list[Any]:
+        self._refuse_any(action)
         if not self._c.showok:
             raise IllegalAction(f"{action}: this variant has no trump-show transfer")
         nd = self._check_transfer(action, seat, "show a trump")
@@ -696,6 +722,7 @@ class Game(DealMixin, PresentMixin):
         self._done = 0
 
     def _do_swap(self, seat: int, action: Action) -> list[Any]:
+        self._refuse_any(action)
         if not self._c.swap:
             raise IllegalAction(f"{action}: this variant has no trump-six swap")
         if not self._six:
@@ -730,6 +757,7 @@ class Game(DealMixin, PresentMixin):
         return [Swapped(seat, CODES[six_card], CODES[face], other)]
 
     def _do_resign(self, seat: int, action: Action) -> list[Any]:
+        self._refuse_any(action)
         if self._out >> seat & 1:
             raise IllegalAction(f"{action}: seat {seat} is already out of the game")
         team = self._c.team
@@ -791,9 +819,12 @@ class Game(DealMixin, PresentMixin):
             hands[d] |= cards
             self._known[d] |= cards
             self._empty &= ~(1 << d)
-            taken = [*map(_CODE, tatt)]
-            taken += [CODES[i] for i in self._tdef if i >= 0]
-            ev.append(_tn(CardsTaken, (d, tuple(taken))))
+            if self._nbeat:
+                taken = [*map(_CODE, tatt)]
+                taken += [CODES[i] for i in self._tdef if i >= 0]
+                ev.append(_tn(CardsTaken, (d, tuple(taken))))
+            else:
+                ev.append(_tn(CardsTaken, (d, tuple(map(_CODE, tatt)))))
         self._tatt = []
         self._tdef = []
         self._tmask = self._unb = self._natt = self._nbeat = 0
@@ -833,7 +864,7 @@ class Game(DealMixin, PresentMixin):
                 if m & six:
                     self._six_owner = s
                 if talon:
-                    ev.append(_tn(Drew, (s, k, None)))
+                    ev.append(_DREW.get(k << 3 | s) or _drew(s, k))
                     continue
                 # The face-up trump was the last card: drawn, so publicly in this hand.
                 self._known[s] |= BIT[self._trump]
@@ -854,27 +885,28 @@ class Game(DealMixin, PresentMixin):
                 return
             att = d if beaten and not self._out >> d & 1 else self._next_active(d)
             d = self._next_opp(att)
+            key = self._out << 6 | att << 3 | d
         else:
             att = d if beaten else c.nxt[d]
             d = c.nxt[att]  # nobody out: the next seat defends (in teams seats alternate)
+            key = att << 3 | d
         # The next bout starts.
         bout = self._bout + 1
         self._bout = bout
-        fbl = c.fbl
-        cap = fbl if fbl and not bout else MAX_ATTACK
+        cap = MAX_ATTACK if bout else c.fbl or MAX_ATTACK
         hc = hands[d].bit_count()
         if hc < cap:
             cap = hc
         self._att = att
         self._def = d
         self._cap = cap
-        m = c.elig_cache.get((self._out << 6) | (att << 3) | d)
+        m = c.elig_cache.get(key)
         self._elig = m if m is not None else self._eligible(att, d)
         self._phase = LEAD
         self._done = 0
         self._joined = []
         self._shown = 0
-        ev.append(_tn(BoutStarted, (att, d, cap)))
+        ev.append(_BOUT_STARTED.get(att << 3 | d | cap << 6) or _bout_started(att, d, cap))
 
     def _check_over(self, ev: list[Any]) -> bool:
         c = self._c
@@ -964,10 +996,32 @@ class Game(DealMixin, PresentMixin):
         g._tdrawer = self._tdrawer
         g._sixes = self._sixes[:]
         g._hist = self._hist
-        g._nhist = self._nhist
         g._deal = self._deal
         g._result = self._result
         g._deal_events = self._deal_events
         return g
 
     __copy__ = copy
+
+
+def _coerce(action: Any) -> Action:
+    """An Action from its text; anything else that is not an Action is refused."""
+    if isinstance(action, str):
+        return Action.parse(action)
+    if not isinstance(action, Action):
+        raise IllegalAction(f"not an action: {action!r}")
+    return action
+
+
+# Game.apply's handlers, indexed by the kind codes K_ATTACK ... K_RESIGN.
+_HANDLERS = (
+    Game._do_attack,
+    Game._do_defend,
+    Game._do_transfer,
+    Game._do_show,
+    Game._do_take,
+    Game._do_done,
+    Game._do_swap,
+    Game._do_resign,
+)
+assert tuple(range(7)) == (K_ATTACK, K_DEFEND, K_TRANSFER, K_SHOW, K_TAKE, K_DONE, K_SWAP)

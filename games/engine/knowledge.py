@@ -205,7 +205,6 @@ class Knowledge:
                 if hands[s] & g._six:
                     g._six_owner = s
         g._hist = _history_chain(list(self.history))
-        g._nhist = len(self.history)
         g._deal = (None, self.dealer, self.first_attacker, self.first_attacker_by)
         res = self.result
         g._result = None if res is None else {**res, "out_order": tuple(res["out_order"])}

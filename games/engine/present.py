@@ -244,5 +244,5 @@ class PresentMixin:
     def __repr__(self) -> str:
         return (
             f"<Game {self._c.n}p {self._c.rules.mode} bout={self._bout} phase={PHASES[self._phase]}"
-            f" attacker={self._att} defender={self._def} actions={self._nhist}>"
+            f" attacker={self._att} defender={self._def} actions={len(self.history)}>"
         )

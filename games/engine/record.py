@@ -215,7 +215,6 @@ def _from_snapshot(cls: type[Game], d: dict[str, Any], _config: Any) -> Game:
     g._sixes = [int(x) for x in d["sixes"]]
     actions = [Action.parse(t) for t in d["actions"]]
     g._hist = _history_chain(actions)
-    g._nhist = len(actions)
     deck = d["deck"]
     g._deal = (
         tuple(deck) if deck is not None else None,
