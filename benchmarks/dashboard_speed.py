@@ -35,7 +35,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", action="store_true", help="keep the database file")
     parser.add_argument(
-        "--reuse", type=Path, help="measure a database kept by an earlier --keep run"
+        "--reuse",
+        help="measure a database kept by an earlier --keep run (a file, or a postgres:// URL)",
     )
     parser.add_argument(
         "--postgres",
@@ -322,12 +323,23 @@ def main() -> None:
             cursor.execute("SELECT pg_database_size(current_database())")
             size_mb = cursor.fetchone()[0] / 1e6
     elif args.reuse:
-        db_path, workdir = args.reuse, None
-        setup_django(db_path)
+        workdir = None
+        if args.reuse.startswith("postgres"):
+            pg_url = args.reuse
+            setup_django(None, pg_url)
+        else:
+            db_path = Path(args.reuse)
+            setup_django(db_path)
+        from django.db import connection
+
         from games.models import Deal, Move
 
         counts = {"games": Deal.objects.count(), "moves": Move.objects.count()}
         built = 0.0
+        if pg_url:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_database_size(current_database())")
+                size_mb = cursor.fetchone()[0] / 1e6
     else:
         workdir = Path(tempfile.mkdtemp(prefix="durak-dashboard-bench-"))
         db_path = workdir / "bench.sqlite3"
@@ -360,7 +372,7 @@ def main() -> None:
     for query in sorted(queries, key=lambda q: -float(q["time"]))[:8]:
         print(f"  {float(query['time']) * 1000:7.1f} ms  {query['sql'][:90]}")
     if pg_url:
-        if args.keep:
+        if args.keep or args.reuse:
             print(f"kept {pg_url}")
         else:
             from django.db import connections
