@@ -58,12 +58,21 @@ class _Config:
 
 
 _CONFIGS: dict[Rules, _Config] = {}
+# The same, by the identity of a Rules object: hashing a Rules hashes all its fields. Each
+# entry keeps its Rules alive, so an id is never reused while it is in here.
+_BY_ID: dict[int, tuple[Rules, _Config]] = {}
 
 
 def _config(rules: Rules) -> _Config:
+    e = _BY_ID.get(id(rules))
+    if e is not None and e[0] is rules:
+        return e[1]
     c = _CONFIGS.get(rules)
     if c is None:
         c = _CONFIGS[rules] = _Config(rules)
+    if len(_BY_ID) >= 4096:
+        _BY_ID.clear()
+    _BY_ID[id(rules)] = (rules, c)
     return c
 
 

@@ -10,7 +10,9 @@ from .cards import (
     BIT,
     CODES,
     DECK_MASK,
+    INDEX,
     SIX_RANK,
+    SUIT_MASK,
     card_index,
     mask_to_codes,
 )
@@ -30,6 +32,9 @@ from .rules import Rules
 
 if TYPE_CHECKING:
     from .game import Game
+
+# Each deck's codes in index order: the unshuffled deck of Game.new.
+_DECKS = {size: tuple(mask_to_codes(m)) for size, m in DECK_MASK.items()}
 
 
 class DealMixin:
@@ -68,7 +73,7 @@ class DealMixin:
     ) -> Game:
         """Shuffle a fresh deck with ``rng_or_seed`` (an int seed or a ``random.Random``)."""
         rng = _rng(rng_or_seed)
-        deck = mask_to_codes(DECK_MASK[rules.deck_size])
+        deck = list(_DECKS[rules.deck_size])
         rng.shuffle(deck)
         g = _new(cls)
         g._setup(rules, deck, dealer, first_attacker, None, rng)
@@ -172,12 +177,19 @@ class DealMixin:
         if isinstance(deck, str) or not hasattr(deck, "__iter__"):
             raise ValueError("deck must be a list of card codes")
         codes = list(deck)
-        idx = [card_index(x) for x in codes]
-        mask = 0
-        for i in idx:
-            if mask & BIT[i]:
-                raise ValueError(f"deck holds {CODES[i]} twice")
-            mask |= BIT[i]
+        try:
+            idx = [*map(INDEX.__getitem__, codes)]
+        except (KeyError, TypeError):
+            idx = [card_index(x) for x in codes]  # raises, naming the bad code
+        if len(set(idx)) == len(idx):
+            # No repeats, so the sum of the card bits is their union.
+            mask = sum(map(BIT.__getitem__, idx))
+        else:
+            mask = 0
+            for i in idx:
+                if mask & BIT[i]:
+                    raise ValueError(f"deck holds {CODES[i]} twice")
+                mask |= BIT[i]
         if mask != c.deck_mask:
             missing = mask_to_codes(c.deck_mask & ~mask)
             extra = mask_to_codes(mask & ~c.deck_mask)
@@ -193,8 +205,9 @@ class DealMixin:
 
         hands = [0] * n
         dealt = n * c.hs
-        for i in range(dealt):
-            hands[(dealer + 1 + i) % n] |= BIT[idx[i]]
+        for i in range(n):
+            # Round-robin deal: every n-th card of the dealt part (cards are distinct).
+            hands[(dealer + 1 + i) % n] = sum(map(BIT.__getitem__, idx[i:dealt:n]))
         known = [0] * n
         if dealt < len(idx):
             trump = idx[dealt]
@@ -208,7 +221,7 @@ class DealMixin:
         tsuit = trump & 3
 
         events: list[Any] = [
-            Dealt(dealer, tuple(h.bit_count() for h in hands), CODES[trump], len(talon))
+            Dealt(dealer, tuple(map(int.bit_count, hands)), CODES[trump], len(talon))
         ]
         if first_attacker is not None:
             if (
@@ -224,14 +237,14 @@ class DealMixin:
             events.append(FirstAttackerDrawn(fa))
         else:
             fa = -1
-            for r in range(13):
-                card = r * 4 + tsuit
-                for s in range(n):
-                    if hands[s] & BIT[card]:
-                        fa = s
-                        break
-                if fa >= 0:
-                    break
+            dealt_trumps = 0
+            for h in hands:
+                dealt_trumps |= h
+            dealt_trumps &= SUIT_MASK[tsuit]
+            if dealt_trumps:
+                low = dealt_trumps & -dealt_trumps
+                card = low.bit_length() - 1
+                fa = next(s for s in range(n) if hands[s] & low)
             if fa >= 0:
                 fa_by = "lowest_trump"
                 # The leader shows the lowest trump to prove the right to lead.
