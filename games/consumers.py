@@ -34,13 +34,9 @@ def _open_viewer(match_id: int, user: Any) -> rendering.Viewer | None:
     return viewer
 
 
-def _hint(match_id: int, seat: int) -> str | None:
+def _playing_game(match_id: int) -> Any:
     match = Match.objects.get(pk=match_id)
-    game = services.load_game(match)
-    if game is None or match.status != Match.Status.PLAYING:
-        return None
-    action = bot_runner.choose_action(game, seat, "medium", seconds=0.2)
-    return str(action) if action is not None else None
+    return services.load_game(match) if match.status == Match.Status.PLAYING else None
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -138,7 +134,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.viewer.seat is None:
             await self.send_error(_("Spectators get no hints."))
             return
-        action = await sync_to_async(_hint, thread_sensitive=False)(self.match_id, self.viewer.seat)
+        game = await database_sync_to_async(_playing_game)(self.match_id)
+        action = None
+        if game is not None:
+            # Bot search runs in a worker thread, off the shared database thread.
+            found = await sync_to_async(bot_runner.choose_action, thread_sensitive=False)(
+                game, self.viewer.seat, "medium", seconds=0.2
+            )
+            action = str(found) if found is not None else None
         text = action or _("Nothing to do right now.")
         await self.send(
             text_data=f'<div id="table-hint" class="hint" data-action="{escape(action or "")}">'

@@ -34,6 +34,22 @@ def standard_variants(django_db_blocker):
 
 
 @pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """Each async test runs its own event loop; channels-redis binds to one, so start anew."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+    # Consumers query from asgiref's one sync thread, which keeps its connection;
+    # close it so the test database can be dropped at the end.
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+
+
+@pytest.fixture(autouse=True)
 def fast_live_settings(settings):
     settings.GAMES_BOT_DELAY = (0.0, 0.0)
     settings.GAMES_CHAT_RATE = (3, 10)
