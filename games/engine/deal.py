@@ -37,6 +37,41 @@ if TYPE_CHECKING:
 _DECKS = {size: tuple(mask_to_codes(m)) for size, m in DECK_MASK.items()}
 
 
+def _shuffle_inline(rng: random.Random, x: list[str]) -> None:
+    # random.Random.shuffle with its _randbelow inlined: the same getrandbits calls, so
+    # the same order, without a Python call per card.
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _same_as_stdlib() -> bool:
+    for seed in range(20):
+        a, b = list(_DECKS[52]), list(_DECKS[52])
+        random.Random(seed).shuffle(a)
+        _shuffle_inline(random.Random(seed), b)
+        if a != b:
+            return False
+    return True
+
+
+# Checked once against this Python's own shuffle; any difference falls back to it.
+_INLINE_OK = _same_as_stdlib()
+
+
+def _shuffle(rng: random.Random, x: list[str]) -> None:
+    """``rng.shuffle(x)``; faster, with the same result, for a plain ``random.Random``."""
+    if rng.__class__ is random.Random and _INLINE_OK:
+        _shuffle_inline(rng, x)
+    else:
+        rng.shuffle(x)
+
+
 class DealMixin:
     """The constructors of ``Game``."""
 
@@ -74,7 +109,7 @@ class DealMixin:
         """Shuffle a fresh deck with ``rng_or_seed`` (an int seed or a ``random.Random``)."""
         rng = _rng(rng_or_seed)
         deck = list(_DECKS[rules.deck_size])
-        rng.shuffle(deck)
+        _shuffle(rng, deck)
         g = _new(cls)
         g._setup(rules, deck, dealer, first_attacker, None, rng)
         return g

@@ -600,7 +600,10 @@ class Game(DealMixin, PresentMixin):
         self._phase = TAKING
         self._done = 0
         ev: list[Any] = [action._ev]
-        self._settle(ev)
+        # _settle for the taking phase, inlined: the bout ends at once when no attacker
+        # can add a card.
+        if self._natt >= self._cap or not self._elig & ~self._empty:
+            self._end_bout(ev, False)
         return ev
 
     def _do_done(self, seat: int, action: Action) -> list[Any]:
