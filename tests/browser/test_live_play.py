@@ -12,6 +12,24 @@ from games.models import Match
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+@pytest.fixture(autouse=True)
+def fresh_process_state():
+    """The server process is forked from this one: give it no tables from earlier tests."""
+    from channels.layers import channel_layers
+
+    from games import live_cache
+
+    live_cache._recent.clear()
+    channel_layers.backends.clear()
+    # Earlier async tests started asgiref's database thread; a forked child would
+    # inherit the executor without its thread and wait on it forever.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+
+
 @pytest.fixture
 def fast_bots(settings):
     # Set before the server process forks, so it inherits them.
