@@ -189,6 +189,7 @@ class DealMixin:
         g._deal = (None, (attacker - 1) % n, attacker, "given")
         g._result = None
         g._phase = LEAD
+        g._over = False
         g._def = -1
         ev: list[Any] = []
         if not g._check_over(ev):
@@ -313,6 +314,7 @@ class DealMixin:
         self._natt = 0
         self._nbeat = 0
         self._phase = LEAD
+        self._over = False
         self._att = fa
         self._def = -1
         self._elig = 0

@@ -165,6 +165,7 @@ class Game(DealMixin, PresentMixin):
         "_natt",
         "_nbeat",
         "_phase",
+        "_over",
         "_att",
         "_def",
         "_elig",
@@ -961,6 +962,7 @@ class Game(DealMixin, PresentMixin):
             "resigned": resigned,
         }
         self._phase = OVER
+        self._over = True
         self._tdrawer = -1
         ev.append(GameOver(self.result))
 
@@ -981,6 +983,7 @@ class Game(DealMixin, PresentMixin):
         g._natt = self._natt
         g._nbeat = self._nbeat
         g._phase = self._phase
+        g._over = self._over
         g._att = self._att
         g._def = self._def
         g._elig = self._elig

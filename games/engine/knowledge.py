@@ -149,7 +149,7 @@ class Knowledge:
         the talon's bottom while the talon lasts. The result can be played on; it has no
         real deal, so ``to_record()`` refuses it (``history`` is the real public one).
         """
-        from .config import _config, _rng
+        from .config import OVER, _config, _rng
         from .game import Game
         from .record import _history_chain
 
@@ -186,6 +186,7 @@ class Knowledge:
             raise ValueError("knowledge is inconsistent: unseen cards do not fill hands and talon")
         g._hands = hands
         g._talon = talon
+        g._over = g._phase == OVER
         g._beat = BEATERS[g._tsuit]
         tm = 0
         unb = 0

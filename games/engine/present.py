@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from . import record as _record
@@ -83,9 +84,10 @@ class PresentMixin:
     def phase(self) -> str:
         return PHASES[self._phase]
 
-    @property
-    def is_over(self) -> bool:
-        return self._phase == OVER
+    # A property whose getter is C code (no Python frame): game loops ask this every step.
+    # ``_over`` mirrors ``_phase == OVER``; it is set wherever the phase is set to or from
+    # data (the deal, snapshots, determinization) and by the game's end.
+    is_over = property(attrgetter("_over"), doc="True once the game has ended.")
 
     @property
     def result(self) -> dict[str, Any] | None:

@@ -196,6 +196,7 @@ def _from_snapshot(cls: type[Game], d: dict[str, Any], _config: Any) -> Game:
     if d["phase"] not in _PHASES:
         raise ValueError(f"snapshot phase {d['phase']!r} is unknown")
     g._phase = _PHASES.index(d["phase"])
+    g._over = d["phase"] == "over"
     g._att = _seat_or_none(d["attacker"], n, "attacker")
     g._def = _seat_or_none(d["defender"], n, "defender")
     g._elig = sum(1 << s for s in d["attackers"])
