@@ -86,7 +86,9 @@ def _defend_cell(row: list[Action | None], seat: int, a: int, b: int) -> Action:
     return act
 
 
-_CODE = CODES.__getitem__
+# A dict's bound __getitem__ is called without building an argument tuple (a tuple's
+# is a slot wrapper, which builds one), so map() over it is cheaper.
+_CODE = dict(enumerate(CODES)).__getitem__
 _tn = tuple.__new__  # builds the NamedTuple events without their slower __new__
 _TAKE = tuple(simple_action(s, K_TAKE) for s in range(8))
 _DONE = tuple(simple_action(s, K_DONE) for s in range(8))
@@ -964,7 +966,7 @@ class Game(DealMixin, PresentMixin):
         self._phase = OVER
         self._over = True
         self._tdrawer = -1
-        ev.append(GameOver(self.result))
+        ev.append(_tn(GameOver, (self.result,)))
 
     # ------------------------------------------------------------- copying
 
