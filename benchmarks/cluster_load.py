@@ -56,11 +56,12 @@ def progress(message: str) -> None:
 
 def prepare_environment(args: argparse.Namespace, workdir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    # A settings module of your own (e.g. to try a channel-layer option) is respected.
+    env.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
     env.update(
-        DJANGO_SETTINGS_MODULE="durak_site.settings",
         LOG_LEVEL="WARNING",
         GAMES_BOT_DELAY="0,0",
-        PYTHONPATH=str(ROOT),
+        PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
     )
     if args.mode == "cluster":
         import psycopg
