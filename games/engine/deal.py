@@ -161,7 +161,7 @@ class DealMixin:
         g._beat = BEATERS[g._tsuit]
         g._tatt = []
         g._tdef = []
-        g._tmask = g._unb = g._natt = g._nbeat = 0
+        g._tmask = g._tclos = g._unb = g._natt = g._nbeat = 0
         g._done = g._shown = g._elig = g._cap = 0
         g._joined = []
         g._bout = bout
@@ -313,6 +313,7 @@ class DealMixin:
         self._tatt = []
         self._tdef = []
         self._tmask = 0
+        self._tclos = 0
         self._unb = 0
         self._natt = 0
         self._nbeat = 0

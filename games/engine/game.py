@@ -43,7 +43,6 @@ from .actions import (
 from .cards import (
     BIT,
     CODES,
-    LOW_BITS,
     RANK_MASK,
     RANKS,
     SIX_RANK,
@@ -163,6 +162,7 @@ class Game(DealMixin, PresentMixin):
         "_tatt",
         "_tdef",
         "_tmask",
+        "_tclos",  # all cards of the ranks on the table: rank_closure(_tmask), kept current
         "_unb",
         "_natt",
         "_nbeat",
@@ -328,10 +328,7 @@ class Game(DealMixin, PresentMixin):
             pend = self._elig & ~self._done & ~self._empty
             room = self._cap - self._natt
             if pend and room > 0:
-                x = self._tmask
-                x |= x >> 1
-                x |= x >> 2
-                closure = (x & LOW_BITS) * 15
+                closure = self._tclos
                 while pend:
                     low = pend & -pend
                     pend ^= low
@@ -452,15 +449,12 @@ class Game(DealMixin, PresentMixin):
             ):
                 self._refuse_attack(seat, action)
         else:
-            x = self._tmask
-            x |= x >> 1
-            x |= x >> 2
             if (
                 ph == OVER
                 or seat == self._def
                 or not (self._elig & ~self._done & ~self._empty) >> seat & 1
                 or m & ~hands[seat]
-                or m & ~((x & LOW_BITS) * 15)
+                or m & ~self._tclos
                 or (n > 1 and m & ~RANK_MASK[idx[0] >> 2])
                 or self._natt + n > self._cap
             ):
@@ -480,6 +474,7 @@ class Game(DealMixin, PresentMixin):
             self._tatt.extend(idx)
             self._tdef.extend([-1] * n)
         self._tmask |= m
+        self._tclos |= RANK_MASK[idx[0] >> 2]  # the cards share one rank
         self._unb |= m
         self._natt += n
         self._done = 0
@@ -554,6 +549,7 @@ class Game(DealMixin, PresentMixin):
             self._six = 0
         self._tdef[self._tatt.index(a)] = b
         self._tmask |= bb
+        self._tclos |= RANK_MASK[b >> 2]
         unb = self._unb ^ BIT[a]
         self._unb = unb
         self._nbeat += 1
@@ -683,6 +679,7 @@ class Game(DealMixin, PresentMixin):
             self._tatt.append(i)
             self._tdef.append(-1)
         self._tmask |= m
+        self._tclos |= RANK_MASK[r]
         self._unb |= m
         self._natt = total
         ev: list[Any] = [Transferred(seat, action.cards, nd)]
@@ -833,7 +830,7 @@ class Game(DealMixin, PresentMixin):
                 ev.append(_tn(CardsTaken, (d, tuple(map(_CODE, tatt)))))
         self._tatt = []
         self._tdef = []
-        self._tmask = self._unb = self._natt = self._nbeat = 0
+        self._tmask = self._tclos = self._unb = self._natt = self._nbeat = 0
         talon = self._talon
         # Drawing order: the principal attacker (after transfers: the last one to pass
         # the attack on), the other attackers in the order they joined, the defender.
@@ -981,6 +978,7 @@ class Game(DealMixin, PresentMixin):
         g._tatt = self._tatt[:]
         g._tdef = self._tdef[:]
         g._tmask = self._tmask
+        g._tclos = self._tclos
         g._unb = self._unb
         g._natt = self._natt
         g._nbeat = self._nbeat

@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
-from .cards import BEATERS, BIT, CODES, mask_to_codes
+from .cards import BEATERS, BIT, CODES, mask_to_codes, rank_closure
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -197,6 +197,7 @@ class Knowledge:
             else:
                 unb |= BIT[a]
         g._tmask = tm
+        g._tclos = rank_closure(tm)
         g._unb = unb
         g._natt = len(g._tatt)
         g._empty = sum(1 << s for s in range(c.n) if not hands[s])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
-from .cards import BEATERS, BIT, CODES, card_index, mask_to_codes
+from .cards import BEATERS, BIT, CODES, card_index, mask_to_codes, rank_closure
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -190,6 +190,7 @@ def _from_snapshot(cls: type[Game], d: dict[str, Any], _config: Any) -> Game:
         else:
             unb |= BIT[a]
     g._tmask = tm
+    g._tclos = rank_closure(tm)
     g._unb = unb
     g._natt = len(g._tatt)
     g._nbeat = sum(1 for x in g._tdef if x >= 0)
