@@ -307,18 +307,20 @@ class Game(DealMixin, PresentMixin):
                 d = self._def
                 hd = hands[d]
                 beat = self._beat
+                # Masks above 30 bits cost an allocation per operation, so the cards are
+                # taken from the top (bit_length allocates nothing, x & -x takes two);
+                # inserting each defence at the front (``out`` is still empty here) keeps
+                # the list ordered by attack card, then beating card.
                 while unb:
-                    low = unb & -unb
-                    unb ^= low
-                    a = low.bit_length() - 1
+                    a = unb.bit_length() - 1
+                    unb ^= BIT[a]
                     bm = hd & beat[a]
                     if bm:
                         row = _DEFEND_ROWS.get(a << 3 | d) or defend_row(d, a)
                         while bm:
-                            lb = bm & -bm
-                            bm ^= lb
-                            b = lb.bit_length() - 1
-                            out.append(row[b] or _defend_cell(row, d, a, b))
+                            b = bm.bit_length() - 1
+                            bm ^= BIT[b]
+                            out.insert(0, row[b] or _defend_cell(row, d, a, b))
                 if self._c.perev and not self._nbeat:
                     self._gen_transfers(out)
                 out.append(_TAKE[d])
@@ -335,7 +337,7 @@ class Game(DealMixin, PresentMixin):
                     s = low.bit_length() - 1
                     avail = hands[s] & closure
                     if avail:
-                        if avail & (avail - 1):
+                        if avail.bit_count() > 1:
                             _attacks(out, s, avail, room, self._c)
                         else:
                             i = (avail.bit_length() - 1) << 3 | s
@@ -440,11 +442,12 @@ class Game(DealMixin, PresentMixin):
         idx = action._i
         n = len(idx)
         # One combined test for the common legal case; the refusal path explains why.
-        # (``hands[seat]`` is read only once the seat is known to be a real one.)
+        # (``hands[seat]`` is read only once the seat is known to be a real one; ``x & m != m``
+        # says "m is not a subset of x" with one mask operation where ``m & ~x`` takes two.)
         if ph == LEAD:
             if (
                 seat != self._att
-                or m & ~hands[seat]
+                or hands[seat] & m != m
                 or (n > 1 and (not self._c.multi or m & ~RANK_MASK[idx[0] >> 2] or n > self._cap))
             ):
                 self._refuse_attack(seat, action)
@@ -453,8 +456,8 @@ class Game(DealMixin, PresentMixin):
                 ph == OVER
                 or seat == self._def
                 or not (self._elig & ~self._done & ~self._empty) >> seat & 1
-                or m & ~hands[seat]
-                or m & ~self._tclos
+                or hands[seat] & m != m
+                or self._tclos & m != m
                 or (n > 1 and m & ~RANK_MASK[idx[0] >> 2])
                 or self._natt + n > self._cap
             ):
@@ -465,7 +468,7 @@ class Game(DealMixin, PresentMixin):
         known = self._known
         if known[seat] & m:
             known[seat] &= ~m
-        if m & self._six:
+        if self._six and m & self._six:
             self._six = 0
         if n == 1:
             self._tatt.append(idx[0])
@@ -545,7 +548,7 @@ class Game(DealMixin, PresentMixin):
         known = self._known
         if known[seat] & bb:
             known[seat] &= ~bb
-        if bb & self._six:
+        if self._six and bb & self._six:
             self._six = 0
         self._tdef[self._tatt.index(a)] = b
         self._tmask |= bb
