@@ -51,8 +51,8 @@ class _Config:
         self.deck_mask = DECK_MASK[rules.deck_size]
         self.elig_cache: dict[int, int] = {}
         self.nxt = tuple((s + 1) % self.n for s in range(self.n))
-        # Shifts of the 12-bit (three-rank) chunks of a hand, from the deck's lowest card.
-        self.chunks = tuple(range((self.deck_mask & -self.deck_mask).bit_length() - 1, 52, 8))
+        # The bytes of a hand mask that can hold cards of this deck.
+        self.chunks = tuple(range(((self.deck_mask & -self.deck_mask).bit_length() - 1) >> 3, 7))
         # Attack lookup tables per (seat << 2 | room class), filled by game._attack_chunks.
         self.atk: list[Any] = [None] * 32
 

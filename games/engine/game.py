@@ -116,37 +116,38 @@ def _atk1(i: int) -> Action:
     return a
 
 
-# Attack actions are looked up three ranks (12 bits of a rank-major mask) at a time, in
-# tables of shared Action tuples per (seat, room class, chunk shift), a cell being built
-# on first use. Three ranks per lookup take a 36-card hand in 3 lookups (bytes took 5) while
-# a table stays at 4,096 cells.
+# Attack actions are looked up a byte (two ranks) of the hand at a time, in tables of
+# shared Action tuples per (seat, room class, byte), a cell being built on first use. The
+# hand is split with one ``int.to_bytes``: shifting a mask above 30 bits would allocate a
+# new int per byte.
 _ATK_TABLES: dict[int, list[tuple[Action, ...] | None]] = {}
 
 
 def _attack_chunks(c: _Config, key: int) -> tuple[tuple[list[Any], int], ...]:
-    """The (table, shift) pairs covering the deck, for ``key = seat << 2 | room class``."""
+    """The (table, byte) pairs covering the deck, for ``key = seat << 2 | room class``."""
     pairs = []
-    for sh in c.chunks:
-        tb = _ATK_TABLES.get(key << 6 | sh)
+    for i in c.chunks:
+        tb = _ATK_TABLES.get(key << 3 | i)
         if tb is None:
-            tb = _ATK_TABLES[key << 6 | sh] = [None] * 256
-        pairs.append((tb, sh))
+            tb = _ATK_TABLES[key << 3 | i] = [None] * 256
+        pairs.append((tb, i))
     c.atk[key] = t = tuple(pairs)
     return t
 
 
-def _attack_cell(tb: list[Any], key: int, sh: int, v: int) -> tuple[Action, ...]:
-    t = tb[v] = attack_chunk(key >> 2, sh, v, (key & 3) + 1)
+def _attack_cell(tb: list[Any], key: int, i: int, v: int) -> tuple[Action, ...]:
+    t = tb[v] = attack_chunk(key >> 2, i << 3, v, (key & 3) + 1)
     return t
 
 
 def _attacks(out: list[Action], seat: int, avail: int, room: int, c: _Config) -> None:
     """Append attack actions for every same-rank subset of ``avail`` of size <= room."""
     key = seat << 2 | (3 if room >= 4 else room - 1)
-    for tb, sh in c.atk[key] or _attack_chunks(c, key):
-        v = avail >> sh & 255
+    hb = avail.to_bytes(7, "little")
+    for tb, i in c.atk[key] or _attack_chunks(c, key):
+        v = hb[i]
         if v:
-            out += tb[v] or _attack_cell(tb, key, sh, v)
+            out += tb[v] or _attack_cell(tb, key, i, v)
 
 
 class Game(DealMixin, PresentMixin):
@@ -288,10 +289,11 @@ class Game(DealMixin, PresentMixin):
                 # _attacks, inlined: every bout starts here.
                 cap = self._cap
                 key = s << 2 | (3 if cap >= 4 else cap - 1)
-                for tb, sh in c.atk[key] or _attack_chunks(c, key):
-                    v = h >> sh & 255
+                hb = h.to_bytes(7, "little")
+                for tb, i in c.atk[key] or _attack_chunks(c, key):
+                    v = hb[i]
                     if v:
-                        out += tb[v] or _attack_cell(tb, key, sh, v)
+                        out += tb[v] or _attack_cell(tb, key, i, v)
             else:
                 while h:
                     low = h & -h
