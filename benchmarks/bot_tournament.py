@@ -159,6 +159,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--deals", type=int, default=300, help="deals per pair (non-hard pairs)")
     ap.add_argument("--hard-deals", type=int, default=None, help="deals per pair with hard")
+    ap.add_argument("--first-deal", type=int, default=0, help="deal numbers start here")
     ap.add_argument("--hard-seconds", type=float, default=None)
     ap.add_argument("--hard-iterations", type=int, default=None)
     ap.add_argument("--configs", default=",".join(CONFIGS))
@@ -181,7 +182,8 @@ def main() -> None:
                 n = args.deals
                 if "hard" in (a, b) and args.hard_deals is not None:
                     n = args.hard_deals
-                tasks += [(config, a, b, d, budget) for d in range(n)]
+                first = args.first_deal
+                tasks += [(config, a, b, d, budget) for d in range(first, first + n)]
         # Cheap pairs first, so their rows exist early.
         tasks.sort(key=lambda t: ("hard" in t[1:3], t[3], t[0]))
         print(f"hard budget: {budget}; {len(tasks)} deals", file=sys.stderr)
