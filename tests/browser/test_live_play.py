@@ -166,6 +166,10 @@ def test_two_players_see_each_others_moves_without_reload(variants, browser, liv
         watcher.wait_for_function(
             f"parseInt(document.getElementById('table-version').dataset.version) > {before}"
         )
+        # Both pages settle on the same version before the next move is chosen.
+        mover.wait_for_function(
+            f"parseInt(document.getElementById('table-version').dataset.version) >= {version(watcher)}"
+        )
         assert version(watcher) == version(mover)
         table_a = page_a.locator("#table-felt").inner_text()
         assert table_a == page_b.locator("#table-felt").inner_text()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -127,6 +130,22 @@ def frame_version(frame: str) -> int | None:
 
 def card_codes(frame: str) -> set[str]:
     return set(CARD.findall(frame))
+
+
+def in_own_loop(test):
+    """Run an async test on a fresh event loop in its own thread.
+
+    A session-wide Playwright browser keeps an event loop marked as running in the
+    main thread, so an async test scheduled after a browser test in the same worker
+    could not start its loop there.
+    """
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(asyncio.run, test(*args, **kwargs)).result()
+
+    return run
 
 
 @sync_to_async

@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import services
 from games.models import ChatMessage, Match, RuleVariant, Seat
 
-from .conftest import Socket, db, make_user, session_cookie
+from .conftest import Socket, db, in_own_loop, make_user, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,6 +28,7 @@ def playing_table():
     return match, users
 
 
+@in_own_loop
 async def test_chat_is_escaped_and_spectators_talk_among_themselves_until_the_end():
     match, users = await db(playing_table)
     player, other, watcher = [
@@ -92,6 +93,7 @@ def test_suspended_users_cannot_create_or_join():
     assert Seat.objects.filter(match=match, user__isnull=False).count() == 1
 
 
+@in_own_loop
 async def test_anonymous_sockets_are_refused():
     match, users = await db(playing_table)
     for path in (f"/ws/games/{match.pk}/", "/ws/lobby/"):
@@ -99,6 +101,7 @@ async def test_anonymous_sockets_are_refused():
         assert not connected
 
 
+@in_own_loop
 async def test_private_tables_hide_from_strangers_and_the_lobby_updates_live():
     creator, stranger = await db(make_user, "olga"), await db(make_user, "pyotr")
     lobby = Socket("/ws/lobby/", await db(session_cookie, stranger))

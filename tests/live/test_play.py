@@ -10,7 +10,7 @@ from games import services
 from games.engine import Game
 from games.models import Deal, Match, Move, RuleVariant
 
-from .conftest import Socket, card_codes, db, frame_version, make_user, session_cookie
+from .conftest import Socket, card_codes, db, frame_version, in_own_loop, make_user, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,6 +40,7 @@ def allowed_codes(snapshot: dict, seat: int) -> set[str]:
     return codes
 
 
+@in_own_loop
 async def test_two_players_play_a_whole_game_and_never_see_each_others_cards():
     match, users, cookies = await db(setup_table)
     sockets = [Socket(f"/ws/games/{match.pk}/", c) for c in cookies]

@@ -10,7 +10,7 @@ from games import services
 from games.engine import Game, Rules
 from games.models import Match, Move, RuleVariant
 
-from .conftest import Socket, db, frame_version, make_user, session_cookie
+from .conftest import Socket, db, frame_version, in_own_loop, make_user, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,6 +28,7 @@ def fingerprint(match_id: int) -> tuple:
     return match.version, match.state, Move.objects.filter(match_id=match_id).count()
 
 
+@in_own_loop
 async def test_out_of_turn_illegal_forged_malformed_and_stale_change_nothing():
     match, cookies = await db(two_player_table)
     sockets = [Socket(f"/ws/games/{match.pk}/", c) for c in cookies]
@@ -119,6 +120,7 @@ def three_player_throw_in_table():
     return match, users, [session_cookie(u) for u in users], list(throw_ins.values())
 
 
+@in_own_loop
 async def test_two_throw_ins_at_once_are_never_lost_or_doubled():
     match, users, cookies, throw_ins = await db(three_player_throw_in_table)
     sockets = {a.seat: Socket(f"/ws/games/{match.pk}/", cookies[a.seat]) for a in throw_ins}

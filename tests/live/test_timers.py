@@ -13,7 +13,7 @@ from games import services
 from games.engine import Game
 from games.models import Deal, Match, Move, RuleVariant, Seat
 
-from .conftest import Socket, db, make_user, session_cookie
+from .conftest import Socket, db, in_own_loop, make_user, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,6 +35,7 @@ def to_act(match_id: int) -> tuple[Match, Game]:
     return match, Game.from_snapshot(match.state)
 
 
+@in_own_loop
 async def test_an_expired_turn_timer_plays_the_default_action_and_pushes_it():
     match, users = await db(table)
     sockets = [Socket(f"/ws/games/{match.pk}/", await db(session_cookie, u)) for u in users]
@@ -90,6 +91,7 @@ def test_coming_back_keeps_the_unspent_budget():
     assert s.connections == 0 and s.disconnected_since is not None
 
 
+@in_own_loop
 async def test_reconnect_gets_a_full_render():
     match, users = await db(table)
     cookie = await db(session_cookie, users[0])
@@ -165,6 +167,7 @@ def test_a_bot_game_plays_to_the_end_with_timers_and_bots():
     assert Deal.objects.get(match=match).end_reason == Deal.EndReason.NORMAL
 
 
+@in_own_loop
 async def test_a_hint_is_a_legal_move_of_ones_own_seat():
     match, users = await db(table)
     match, game = await db(to_act, match.pk)
