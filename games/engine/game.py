@@ -612,11 +612,13 @@ class Game(DealMixin, PresentMixin):
 
     def _do_done(self, seat: int, action: Action) -> list[Any]:
         ph = self._phase
+        bit = 1 << seat
+        pend = self._elig & ~self._done & ~self._empty
         if (
             ph == LEAD  # noqa: SIM109  (two int compares beat building a tuple here)
             or ph == OVER
             or seat == self._def
-            or not (self._elig & ~self._done & ~self._empty) >> seat & 1
+            or not pend & bit
             or (ph == DEFEND and self._unb)
         ):
             self._refuse_any(action)
@@ -626,10 +628,9 @@ class Game(DealMixin, PresentMixin):
                 )
             self._check_attacker(action, seat)
             raise IllegalAction(f"{action}: attack cards are still unbeaten")
-        done = self._done | 1 << seat
-        self._done = done
+        self._done |= bit
         ev: list[Any] = [action._ev]
-        if not self._elig & ~done & ~self._empty:
+        if pend == bit:  # nobody else is still to say done
             self._end_bout(ev, ph == DEFEND)
         return ev
 
@@ -857,8 +858,8 @@ class Game(DealMixin, PresentMixin):
                     continue
                 if need < len(talon):
                     k = need
-                    m = 0
-                    for _ in range(k):
+                    m = BIT[talon.pop()]
+                    for _ in range(k - 1):
                         m |= BIT[talon.pop()]
                 else:
                     k = len(talon)
@@ -869,7 +870,7 @@ class Game(DealMixin, PresentMixin):
                 if not h:
                     self._empty &= ~(1 << s)
                 hands[s] = h | m
-                if m & six:
+                if six and m & six:
                     self._six_owner = s
                 if talon:
                     ev.append(_DREW.get(k << 3 | s) or _drew(s, k))
