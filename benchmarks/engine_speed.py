@@ -196,6 +196,11 @@ def main() -> None:
             print(
                 f"actions/s ratio ours/durakgame: {ratio_cpu:.2f}x (CPU), {ratio_wall:.2f}x (wall)"
             )
+            games_cpu = (ours[0] / ours[3]) / (theirs[0] / theirs[3])
+            games_wall = (ours[0] / ours[2]) / (theirs[0] / theirs[2])
+            print(
+                f"games/s ratio ours/durakgame:   {games_cpu:.2f}x (CPU), {games_wall:.2f}x (wall)"
+            )
     print()
     print(f"copy(): {copy_cost(Rules()):.2f} us per copy (2 players, mid-game)")
     print(f"copy(): {copy_cost(Rules(players=6)):.2f} us per copy (6 players, mid-game)")
