@@ -32,7 +32,7 @@ class _Config:
         "deck_mask",
         "elig_cache",
         "nxt",
-        "chunks",
+        "hand_bytes",
         "atk",
     )
 
@@ -52,8 +52,10 @@ class _Config:
         self.elig_cache: dict[int, int] = {}
         self.nxt = tuple((s + 1) % self.n for s in range(self.n))
         # The bytes of a hand mask that can hold cards of this deck.
-        self.chunks = tuple(range(((self.deck_mask & -self.deck_mask).bit_length() - 1) >> 3, 7))
-        # Attack lookup tables per (seat << 2 | room class), filled by game._attack_chunks.
+        self.hand_bytes = tuple(
+            range(((self.deck_mask & -self.deck_mask).bit_length() - 1) >> 3, 7)
+        )
+        # Attack lookup tables per (seat << 2 | room class), filled by game._attack_tables.
         self.atk: list[Any] = [None] * 32
 
 

@@ -123,10 +123,10 @@ def _atk1(i: int) -> Action:
 _ATK_TABLES: dict[int, list[tuple[Action, ...] | None]] = {}
 
 
-def _attack_chunks(c: _Config, key: int) -> tuple[tuple[list[Any], int], ...]:
+def _attack_tables(c: _Config, key: int) -> tuple[tuple[list[Any], int], ...]:
     """The (table, byte) pairs covering the deck, for ``key = seat << 2 | room class``."""
     pairs = []
-    for i in c.chunks:
+    for i in c.hand_bytes:
         tb = _ATK_TABLES.get(key << 3 | i)
         if tb is None:
             tb = _ATK_TABLES[key << 3 | i] = [None] * 256
@@ -144,7 +144,7 @@ def _attacks(out: list[Action], seat: int, avail: int, room: int, c: _Config) ->
     """Append attack actions for every same-rank subset of ``avail`` of size <= room."""
     key = seat << 2 | (3 if room >= 4 else room - 1)
     hb = avail.to_bytes(7, "little")
-    for tb, i in c.atk[key] or _attack_chunks(c, key):
+    for tb, i in c.atk[key] or _attack_tables(c, key):
         v = hb[i]
         if v:
             out += tb[v] or _attack_cell(tb, key, i, v)
@@ -290,7 +290,7 @@ class Game(DealMixin, PresentMixin):
                 cap = self._cap
                 key = s << 2 | (3 if cap >= 4 else cap - 1)
                 hb = h.to_bytes(7, "little")
-                for tb, i in c.atk[key] or _attack_chunks(c, key):
+                for tb, i in c.atk[key] or _attack_tables(c, key):
                     v = hb[i]
                     if v:
                         out += tb[v] or _attack_cell(tb, key, i, v)
