@@ -37,6 +37,19 @@ def _make_application():
     return ASGIStaticFilesHandler(get_default_application())
 
 
+def _fresh_child_state() -> None:
+    """Runs in the forked server before it serves: drop state that did not survive the fork."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+    from channels.layers import channel_layers
+
+    # The parent's database thread is not copied by fork; its executor would
+    # wait on it forever.  The parent closed its connections before forking.
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    channel_layers.backends.clear()
+
+
 @pytest.fixture(autouse=True)
 def standard_variants(request) -> None:
     """Keep the variants of the data migration in place for every database test.
@@ -69,7 +82,7 @@ def live_server_url(transactional_db) -> Iterator[str]:
 
     # The child is forked: it must not inherit open database handles.
     connections.close_all()
-    process = DaphneProcess("127.0.0.1", partial(_make_application))
+    process = DaphneProcess("127.0.0.1", partial(_make_application), setup=_fresh_child_state)
     process.start()
     if not process.ready.wait(timeout=30):
         process.terminate()
