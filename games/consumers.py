@@ -7,6 +7,7 @@ socket's own viewer; the group carries nothing but "match changed, version N".
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -20,6 +21,8 @@ from games.action_log import log_refused_action
 from games.conf import setting
 from games.models import Match
 
+logger = logging.getLogger(__name__)
+
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 
@@ -32,6 +35,22 @@ def _open_viewer(match_id: int, user: Any) -> rendering.Viewer | None:
     if viewer is not None and viewer.seat is not None:
         services.seat_connected(match_id, user)
     return viewer
+
+
+def _collecting_call(function: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any, list[Any]]:
+    """(result, refusal, pushes) of a service call whose pushes the caller sends."""
+    pushes: list[Any] = []
+    try:
+        with services.collected_pushes() as pushes:
+            try:
+                return function(*args, **kwargs), None, pushes
+            except services.ActionRefused as refused:
+                return None, refused, pushes
+    except BaseException:
+        # Whatever committed before the failure is still announced.
+        for group, message in pushes:
+            services._group_send(group, message)
+        raise
 
 
 def _playing_game(match_id: int) -> Any:
@@ -102,12 +121,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         await handler(data)
 
     async def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
-        """Run a service; a refusal goes back to this socket only."""
-        try:
-            return await database_sync_to_async(function)(*args, **kwargs)
-        except services.ActionRefused as refused:
+        """Run a service; a refusal goes back to this socket only.
+
+        The pushes the service commits are sent from here, after it returns.
+        """
+        result, refused, pushes = await database_sync_to_async(_collecting_call)(
+            function, *args, **kwargs
+        )
+        for group, message in pushes:
+            try:
+                await self.channel_layer.group_send(group, message)
+            except Exception:  # A push is best effort: clients resync on the next version.
+                logger.exception("could not push to %s", group)
+        if refused is not None:
             await self.send_error(refused.message)
-            return None
+        return result
 
     async def on_action(self, data: dict[str, Any]) -> None:
         await self.call(
@@ -159,9 +187,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     async def send_state(self, *, full: bool = False, version: int | None = None) -> None:
-        version, html = await database_sync_to_async(rendering.render_state)(
-            self.match_id, self.viewer, full=full, version=version
-        )
+        rendered = None
+        if not full and version is not None:
+            # This process usually holds the announced version already (it applied
+            # the action, or another socket here read it): render it right here,
+            # without a round trip through the shared database thread.
+            rendered = rendering.render_cached_state(self.match_id, self.viewer, version)
+        if rendered is None:
+            rendered = await database_sync_to_async(rendering.render_state)(
+                self.match_id, self.viewer, full=full, version=version
+            )
+        version, html = rendered
         self.sent_version = max(self.sent_version, version)
         await self.send(text_data=html)
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from django.template.loader import render_to_string
+from django.conf import settings
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -299,6 +300,16 @@ def _state_for(match_id: int, version: int | None) -> tuple[Match, list[Seat], A
     return match, seats, game
 
 
+def _template(name: str) -> Any:
+    # In production, skip looking the template up again for every push.
+    return get_template(name) if settings.DEBUG else _compiled(name)
+
+
+@lru_cache(maxsize=8)
+def _compiled(name: str) -> Any:
+    return get_template(name)
+
+
 def render_state(
     match_id: int, viewer: Viewer, *, full: bool = False, version: int | None = None
 ) -> tuple[int, str]:
@@ -308,17 +319,45 @@ def render_state(
     moment ago for another viewer in this process is reused instead of read again.
     """
     match, seats, game = _state_for(match_id, None if full else version)
+    return _render(match, seats, game, viewer, full=full)
+
+
+def _render(
+    match: Match, seats: list[Seat], game: Any, viewer: Viewer, *, full: bool
+) -> tuple[int, str]:
     context = table_context(match, viewer, with_chat=full, seats=seats, game=game)
-    html = render_to_string(STATE_TEMPLATE, context)
+    html = _template(STATE_TEMPLATE).render(context)
     if full:
-        html += render_to_string(CHAT_TEMPLATE, context)
+        html += _template(CHAT_TEMPLATE).render(context)
     return match.version, html
+
+
+def render_cached_state(match_id: int, viewer: Viewer, version: int) -> tuple[int, str] | None:
+    """The push render of ``version`` without touching the database, or None.
+
+    Only when this process holds that version's rows with every related row the
+    render reads already loaded; the caller may then render on the event loop,
+    without a round trip to the database thread.
+    """
+    hit = live_cache.recall(match_id, version)
+    if hit is None:
+        return None
+    match, seats, game = hit
+    loaded = match._state.fields_cache
+    if "variant" not in loaded:
+        return None
+    # The result panel of a finished game names the deal.
+    over = game is not None and game.is_over
+    if over and match.live_deal_id is not None and "live_deal" not in loaded:
+        return None
+    if any(seat.user_id is not None and "user" not in seat._state.fields_cache for seat in seats):
+        return None
+    return _render(match, seats, game, viewer, full=False)
 
 
 def render_chat(match_id: int, viewer: Viewer) -> str:
     match = Match.objects.get(pk=match_id)
-    return render_to_string(
-        CHAT_TEMPLATE,
+    return _template(CHAT_TEMPLATE).render(
         {
             "match": match,
             "chat": services.visible_chat(match, seated=viewer.seat is not None),
@@ -329,4 +368,4 @@ def render_chat(match_id: int, viewer: Viewer) -> str:
 
 
 def render_error(message: str, version: int | None = None) -> str:
-    return render_to_string(ERROR_TEMPLATE, {"message": message, "version": version})
+    return _template(ERROR_TEMPLATE).render({"message": message, "version": version})

@@ -13,7 +13,9 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -67,7 +69,31 @@ def group_name(match_id: int) -> str:
 # --------------------------------------------------------------- fan-out
 
 
+_collecting = threading.local()
+
+
+@contextmanager
+def collected_pushes() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Within this block (one thread), committed pushes are kept here, not sent.
+
+    A consumer that calls a service from the database thread sends them itself once
+    the call returns, on its event loop: the database thread then does not wait for
+    the loop to take each push.  Only pushes of committed transactions are kept.
+    """
+    pushes: list[tuple[str, dict[str, Any]]] = []
+    outer = getattr(_collecting, "pushes", None)
+    _collecting.pushes = pushes
+    try:
+        yield pushes
+    finally:
+        _collecting.pushes = outer
+
+
 def _group_send(group: str, message: dict[str, Any]) -> None:
+    pushes = getattr(_collecting, "pushes", None)
+    if pushes is not None:
+        pushes.append((group, message))
+        return
     layer = get_channel_layer()
     if layer is None:
         return
