@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import itertools
 import json
 import os
 import re
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -76,6 +79,32 @@ def session_cookie(user) -> str:
     client = Client()
     client.force_login(user)
     return client.cookies["sessionid"].value
+
+
+def in_own_loop(test):
+    """Run an async test on a fresh event loop in a thread of its own.
+
+    The session-wide Playwright browser keeps an event loop marked as running in
+    the main thread, so an async test that lands after a browser test in the same
+    worker could not start its loop there.
+    """
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(asyncio.run, test(*args, **kwargs)).result()
+
+    return run
+
+
+def _forget_cached_tables() -> None:
+    # Renders are cached per table and version in the process; ids restart per test.
+    try:
+        from games import live_cache
+
+        live_cache._recent.clear()
+    except (ImportError, AttributeError):
+        pass
 
 
 @sync_to_async
@@ -152,6 +181,8 @@ def channels_prefix(settings) -> Iterator[str]:
         layers = json.loads(json.dumps(settings.CHANNEL_LAYERS))
         layers["default"]["CONFIG"]["prefix"] = prefix
         settings.CHANNEL_LAYERS = layers
-        channel_layers.backends.clear()
+    channel_layers.backends.clear()
+    _forget_cached_tables()
     yield prefix
     channel_layers.backends.clear()
+    _forget_cached_tables()

@@ -27,7 +27,14 @@ from games import services
 from games.engine import Game
 from games.models import Match, Move, RuleVariant
 
-from .conftest import db, make_user, needs_cluster_backends, session_cookie
+from .conftest import (
+    _forget_cached_tables,
+    db,
+    in_own_loop,
+    make_user,
+    needs_cluster_backends,
+    session_cookie,
+)
 from .invariants import assert_moves_gap_free, assert_snapshot_is_replay
 from .wsclient import TableClient, hand_in
 
@@ -113,8 +120,10 @@ def channels_prefix(settings) -> Iterator[str]:
     }
     settings.CHANNEL_LAYERS = layers
     channel_layers.backends.clear()
+    _forget_cached_tables()
     yield PREFIX
     channel_layers.backends.clear()
+    _forget_cached_tables()
 
 
 def new_table(slug: str = "classic", players: int = 2, bots: tuple[str, ...] = ()):
@@ -142,6 +151,7 @@ async def play_one(clients: dict[int, TableClient], match_id: int, rng: random.R
     return str(action), match.version + 1
 
 
+@in_own_loop
 async def test_players_on_different_processes_see_each_others_moves(cluster: Cluster) -> None:
     match, users, cookies = await db(new_table)
     a, b = cluster.nodes
@@ -193,6 +203,7 @@ def expire_now(match_ids: list[int]) -> None:
     )
 
 
+@in_own_loop
 async def test_an_expired_timer_fires_once_across_processes(cluster: Cluster) -> None:
     tables = [await db(new_table) for _ in range(8)]
     ids = [match.pk for match, _, _ in tables]
@@ -214,6 +225,7 @@ async def test_an_expired_timer_fires_once_across_processes(cluster: Cluster) ->
     await db(check)
 
 
+@in_own_loop
 async def test_bots_move_once_across_processes(cluster: Cluster) -> None:
     def setup() -> list[int]:
         ids = []
@@ -249,6 +261,7 @@ async def test_bots_move_once_across_processes(cluster: Cluster) -> None:
     await db(check)
 
 
+@in_own_loop
 async def test_sigkill_loses_no_move_and_clients_carry_on(cluster: Cluster) -> None:
     match, users, cookies = await db(new_table)
     a, b = cluster.nodes
@@ -336,6 +349,7 @@ async def test_sigkill_loses_no_move_and_clients_carry_on(cluster: Cluster) -> N
     await db(lambda: assert_snapshot_is_replay(current(match.pk)))
 
 
+@in_own_loop
 async def test_daphne_refuses_huge_frames_before_the_consumer(cluster: Cluster) -> None:
     """A frame past daphne's limit (1 MiB) ends the connection and changes nothing;
     below it, the consumer's own 4 KiB cap answers with an error frame."""

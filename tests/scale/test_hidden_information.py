@@ -20,7 +20,7 @@ from games.engine import Game
 from games.models import Deal, Match, RuleVariant
 from games.rendering import card as card_info
 
-from .conftest import Socket, db, make_user, session_cookie
+from .conftest import Socket, db, in_own_loop, make_user, session_cookie
 from .invariants import assert_moves_gap_free, assert_snapshot_is_replay, hidden_from
 
 # Through the real consumer: every frame of whole games.
@@ -96,6 +96,7 @@ def assert_no_leak(match: Match, viewer: int | None, text: str, where: str) -> N
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("slug", "players"), SOCKET_GAMES)
+@in_own_loop
 async def test_whole_games_over_sockets_never_show_hidden_cards(slug: str, players: int) -> None:
     match, users, spectator, cookies = await db(table_for, slug, players)
     viewers: list[int | None] = [*range(players), None]

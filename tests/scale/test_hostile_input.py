@@ -15,7 +15,7 @@ from games import services
 from games.engine import Game, deck_codes
 from games.models import ChatMessage, Match, Move, RuleVariant, Seat
 
-from .conftest import ERROR, Socket, db, frame_version, make_user, session_cookie
+from .conftest import ERROR, Socket, db, frame_version, in_own_loop, make_user, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -70,6 +70,7 @@ async def close_all(sockets: list[Socket]) -> None:
         await sock.close()
 
 
+@in_own_loop
 async def test_malformed_frames_are_refused_without_change() -> None:
     match, users, sockets, game = await open_table()
     me = game.to_act()[0]
@@ -95,6 +96,7 @@ async def test_malformed_frames_are_refused_without_change() -> None:
     await close_all(sockets)
 
 
+@in_own_loop
 async def test_oversized_frames_are_capped(settings) -> None:
     match, users, sockets, game = await open_table()
     me = game.to_act()[0]
@@ -114,6 +116,7 @@ async def test_oversized_frames_are_capped(settings) -> None:
     await close_all(sockets)
 
 
+@in_own_loop
 async def test_unknown_actions_and_cards_are_refused() -> None:
     match, users, sockets, game = await open_table()
     me = game.to_act()[0]
@@ -146,6 +149,7 @@ async def test_unknown_actions_and_cards_are_refused() -> None:
     await close_all(sockets)
 
 
+@in_own_loop
 async def test_acting_for_another_seat_is_refused() -> None:
     match, users, sockets, game = await open_table()
     me = game.to_act()[0]
@@ -158,6 +162,7 @@ async def test_acting_for_another_seat_is_refused() -> None:
     await close_all(sockets)
 
 
+@in_own_loop
 async def test_replaying_an_old_version_changes_nothing() -> None:
     match, users, sockets, game = await open_table()
     me = game.to_act()[0]
@@ -173,6 +178,7 @@ async def test_replaying_an_old_version_changes_nothing() -> None:
 
 
 @pytest.mark.parametrize("ending", ["finished", "aborted"])
+@in_own_loop
 async def test_acting_in_a_finished_or_aborted_match_is_refused(ending: str) -> None:
     match, users, sockets, game = await open_table()
     me = game.to_act()[0]
@@ -190,6 +196,7 @@ async def test_acting_in_a_finished_or_aborted_match_is_refused(ending: str) -> 
     await close_all(sockets)
 
 
+@in_own_loop
 async def test_connecting_without_a_session_is_refused() -> None:
     match, users, cookies = await db(two_player_table)
     for cookie in (None, "not-a-session-key"):
@@ -203,6 +210,7 @@ async def test_connecting_without_a_session_is_refused() -> None:
     assert (await db(Seat.objects.get, match=match, number=0)).connections == 0
 
 
+@in_own_loop
 async def test_connecting_from_a_foreign_origin_is_refused() -> None:
     match, users, cookies = await db(two_player_table)
     for origin in ("http://evil.example", "null", ""):
@@ -215,6 +223,7 @@ async def test_connecting_from_a_foreign_origin_is_refused() -> None:
     await good.close()
 
 
+@in_own_loop
 async def test_flooding_chat_is_rate_limited(settings) -> None:
     settings.GAMES_CHAT_RATE = (3, 60)
     match, users, sockets, game = await open_table()
@@ -259,6 +268,7 @@ def test_form_posts_without_csrf_are_refused() -> None:
     assert Seat.objects.filter(match=waiting, user=stranger).exists()
 
 
+@in_own_loop
 async def test_another_users_private_table_is_closed() -> None:
     match, users, cookies = await db(two_player_table, private=True)
     stranger = await db(make_user, "nosy")
@@ -304,6 +314,7 @@ def test_another_users_private_replay_is_closed() -> None:
     assert json.loads(record.content)
 
 
+@in_own_loop
 async def test_error_frames_are_for_the_sender_only() -> None:
     match, users, sockets, game = await open_table()
     me = game.to_act()[0]
