@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-_recent: dict[int, tuple[int, Any, list[Any], Any]] = {}
+_recent: dict[int, tuple[int, Any, list[Any], Any, dict[Any, str]]] = {}
 MAX_TABLES = 2000
 
 
@@ -20,6 +20,22 @@ def recall(match_id: int, version: int | None) -> tuple[Any, list[Any], Any] | N
     if version is None or hit is None or hit[0] != version:
         return None
     return hit[1], hit[2], hit[3]
+
+
+def shared_html(match: Any, language: str | None, make: Any) -> str:
+    """HTML every viewer of this version sees alike (the felt), made once per version.
+
+    Kept with the remembered rows of that version, so it goes when they go; a match
+    object this cache does not hold gets a fresh render.
+    """
+    hit = _recent.get(match.pk)
+    if hit is None or hit[1] is not match or hit[0] != match.version:
+        return make()
+    extras = hit[4]
+    html = extras.get(language)
+    if html is None:
+        html = extras[language] = make()
+    return html
 
 
 def remember(match: Any, seats: list[Any], game: Any) -> None:
@@ -38,4 +54,4 @@ def remember(match: Any, seats: list[Any], game: Any) -> None:
             match._state.fields_cache.setdefault("live_deal", old.live_deal)
     elif len(_recent) >= MAX_TABLES:
         _recent.pop(next(iter(_recent)))
-    _recent[match.pk] = (match.version, match, seats, game)
+    _recent[match.pk] = (match.version, match, seats, game, {})

@@ -282,6 +282,7 @@ def _result(
 
 STATE_TEMPLATE = "games/partials.html#state"
 CHAT_TEMPLATE = "games/partials.html#chat"
+FELT_TEMPLATE = "games/partials.html#felt"
 ERROR_TEMPLATE = "games/partials.html#error"
 
 
@@ -326,6 +327,10 @@ def _render(
     match: Match, seats: list[Seat], game: Any, viewer: Viewer, *, full: bool
 ) -> tuple[int, str]:
     context = table_context(match, viewer, with_chat=full, seats=seats, game=game)
+    # The felt holds only public cards: render it once per version for all viewers.
+    context["felt_html"] = live_cache.shared_html(
+        match, get_language(), lambda: _template(FELT_TEMPLATE).render(context)
+    )
     html = _template(STATE_TEMPLATE).render(context)
     if full:
         html += _template(CHAT_TEMPLATE).render(context)
