@@ -242,7 +242,9 @@ async def drive(base: str, tables, args) -> tuple[list[float], list[str], float,
     return latencies, errors, time.perf_counter() - started, moves
 
 
-def queries_per_action(max_moves: int) -> tuple[list[int], list[int], list[int], int]:
+def queries_per_action(
+    max_moves: int,
+) -> tuple[list[int], list[int], list[int], int, list[float], list[float]]:
     """Queries per move, in-process: the service call, then the seats' renders.
 
     Renders are counted twice: as in the process that applied the action (it keeps
@@ -264,6 +266,8 @@ def queries_per_action(max_moves: int) -> tuple[list[int], list[int], list[int],
     services.join_match(match, users[1])
     viewers = [rendering.Viewer(u.pk, n) for n, u in enumerate(users)]
     applied, warm, cold = [], [], []
+    cpu_apply: list[float] = []
+    cpu_render: list[float] = []
     rng = random.Random(1)
     for _ in range(max_moves):
         match = Match.objects.get(pk=match.pk)
@@ -274,13 +278,17 @@ def queries_per_action(max_moves: int) -> tuple[list[int], list[int], list[int],
         legal = [a for a in game.legal_actions() if a.kind != "swap"]
         takes = [a for a in legal if a.kind == "take"]
         action = takes[0] if takes and rng.random() < 0.7 else rng.choice(legal)
+        started = time.process_time()
         with CaptureQueriesContext(connection) as q_apply:
             outcome = services.apply_action(
                 match.pk, users[action.seat], str(action), version=match.version
             )
+        applied_at = time.process_time()
         with CaptureQueriesContext(connection) as q_warm:
             for viewer in viewers:
                 rendering.render_state(match.pk, viewer, version=outcome.version)
+        cpu_apply.append((applied_at - started) * 1000)
+        cpu_render.append((time.process_time() - applied_at) * 1000)
         live_cache._recent.clear()
         with CaptureQueriesContext(connection) as q_cold:
             for viewer in viewers:
@@ -291,7 +299,7 @@ def queries_per_action(max_moves: int) -> tuple[list[int], list[int], list[int],
             warm.append(len(q_warm.captured_queries))
             cold.append(len(q_cold.captured_queries))
     history = len(Game.from_snapshot(Match.objects.get(pk=match.pk).state).history)
-    return applied, warm, cold, history
+    return applied, warm, cold, history, cpu_apply, cpu_render
 
 
 def pct(values: list[float], p: float) -> float:
@@ -367,7 +375,7 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
-    applied, warm, cold, history = queries_per_action(120)
+    applied, warm, cold, history, cpu_apply, cpu_render = queries_per_action(120)
 
     print(f"games: {args.games} concurrent two-player games, {2 * args.games} WebSockets")
     print(f"think time: {args.think:.2f} s mean; moves per game <= {args.max_moves}")
@@ -390,6 +398,11 @@ def main() -> None:
         f"db queries per action, moves 1-10 vs {n - 9}-{n} (history {history} actions): "
         f"apply {early_late(applied)}; 2 renders in the applying process {early_late(warm)}; "
         f"2 renders in another process {early_late(cold)}"
+    )
+    print(
+        "cpu per action in-process (median, queries captured): "
+        f"apply {statistics.median(cpu_apply):.2f} ms; "
+        f"2 renders in the applying process {statistics.median(cpu_render):.2f} ms"
     )
     tmp.cleanup()
 
