@@ -70,6 +70,19 @@ def quiet_ticker(settings) -> None:
     settings.GAMES_BOT_DELAY = (0.0, 0.0)
 
 
+# Other suites' cache.clear() is FLUSHDB on the cache's Redis database, which would
+# also wipe channel-layer groups living there; these tests talk on a database of their own.
+SCALE_REDIS_DB = 9
+
+
+def isolated_redis_url(url: str) -> str:
+    """``url`` with the Redis database number these tests use."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{SCALE_REDIS_DB}"))
+
+
 def make_user(prefix: str = "u", **extra: Any):
     """A user without a password hash (hashing is slow and nothing here logs in by form)."""
     return get_user_model().objects.create(username=f"{prefix}{next(_names)}", **extra)
@@ -180,6 +193,7 @@ def channels_prefix(settings) -> Iterator[str]:
     if os.environ.get("REDIS_URL"):
         layers = json.loads(json.dumps(settings.CHANNEL_LAYERS))
         layers["default"]["CONFIG"]["prefix"] = prefix
+        layers["default"]["CONFIG"]["hosts"] = [isolated_redis_url(os.environ["REDIS_URL"])]
         settings.CHANNEL_LAYERS = layers
     channel_layers.backends.clear()
     _forget_cached_tables()

@@ -31,6 +31,7 @@ from .conftest import (
     _forget_cached_tables,
     db,
     in_own_loop,
+    isolated_redis_url,
     make_user,
     needs_cluster_backends,
     session_cookie,
@@ -50,6 +51,7 @@ def child_env(database_name: str) -> dict[str, str]:
     base = url.rsplit("/", 1)[0]
     env.update(
         DATABASE_URL=f"{base}/{database_name}",
+        REDIS_URL=isolated_redis_url(os.environ["REDIS_URL"]),
         CHANNELS_PREFIX=PREFIX,
         CACHE_PREFIX=PREFIX,
         GAMES_TICK_SECONDS="0.1",
@@ -116,7 +118,11 @@ def channels_prefix(settings) -> Iterator[str]:
     layers = {**settings.CHANNEL_LAYERS}
     layers["default"] = {
         **layers["default"],
-        "CONFIG": {**layers["default"]["CONFIG"], "prefix": PREFIX},
+        "CONFIG": {
+            **layers["default"]["CONFIG"],
+            "prefix": PREFIX,
+            "hosts": [isolated_redis_url(os.environ["REDIS_URL"])],
+        },
     }
     settings.CHANNEL_LAYERS = layers
     channel_layers.backends.clear()
