@@ -13,10 +13,13 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import connections
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
-from games import bot_runner, rendering, services
+from analysis.services import Refused as HintRefused
+from analysis.services import hint_for
+from games import rendering, services
 from games.action_log import log_refused_action
 from games.conf import setting
 from games.models import Match
@@ -51,6 +54,14 @@ def _collecting_call(function: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any
         for group, message in pushes:
             services._group_send(group, message)
         raise
+
+
+def _hint(match_id: int, user: Any) -> str:
+    try:
+        return str(hint_for(Match.objects.get(pk=match_id), user))
+    finally:
+        # Connections are per thread; this worker thread must not keep one open.
+        connections.close_all()
 
 
 def _playing_game(match_id: int) -> Any:
@@ -162,18 +173,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.viewer.seat is None:
             await self.send_error(_("Spectators get no hints."))
             return
-        game = await database_sync_to_async(_playing_game)(self.match_id)
-        action = None
-        if game is not None:
-            # Bot search runs in a worker thread, off the shared database thread.
-            found = await sync_to_async(bot_runner.choose_action, thread_sensitive=False)(
-                game, self.viewer.seat, "medium", seconds=0.2
-            )
-            action = str(found) if found is not None else None
-        text = action or _("Nothing to do right now.")
+        # The hard bot searches for up to a second: a worker thread, so neither
+        # the event loop nor the shared database thread waits for it.
+        try:
+            action = await sync_to_async(_hint, thread_sensitive=False)(self.match_id, self.user)
+        except HintRefused as refused:
+            await self.refuse(str(refused), "hint")
+            return
         await self.send(
-            text_data=f'<div id="table-hint" class="hint" data-action="{escape(action or "")}">'
-            f"{escape(_('Hint:'))} {escape(text)}</div>"
+            text_data=f'<div id="table-hint" class="hint" data-action="{escape(action)}">'
+            f"{escape(_('Hint:'))} {escape(action)}</div>"
         )
 
     async def refuse(self, message: str, kind: str) -> None:

@@ -34,6 +34,7 @@ from games.engine import Action, Game, IllegalAction
 from games.engine import Match as EngineMatch
 from games.models import BotLevel, ChatMessage, Deal, Match, Move, RuleVariant, Seat
 from games.signals import deal_finished, match_aborted
+from moderation.notices import mute_notice, suspension_notice
 
 logger = logging.getLogger(__name__)
 
@@ -332,7 +333,7 @@ def _refuse_suspended(user: Any) -> None:
     if not getattr(user, "is_authenticated", False):
         raise ActionRefused(_("Log in to play."), code="anonymous")
     if user.is_suspended:
-        raise ActionRefused(_("Your account is suspended."), code="suspended")
+        raise ActionRefused(suspension_notice(user), code="suspended")
 
 
 # ------------------------------------------------------- creating tables
@@ -758,7 +759,7 @@ def post_chat(match_id: int, user: Any, text: Any) -> ChatMessage:
     """Store a chat line: players' channel for seated users, spectators' otherwise."""
     _refuse_suspended(user)
     if user.is_muted:
-        raise ActionRefused(_("You are muted and cannot post in chat."), code="muted")
+        raise ActionRefused(mute_notice(user), code="muted")
     if not isinstance(text, str) or not text.strip():
         raise ActionRefused(_("Write a message first."), code="empty")
     text = " ".join(text.split())

@@ -96,6 +96,11 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     context = rendering.table_context(match, viewer)
     context["ws_url"] = f"/ws/games/{match.pk}/"
     context["can_join"] = viewer.seat is None and match.status == Match.Status.WAITING
+    context["reportable_players"] = [
+        seat.user
+        for seat in match.seats.select_related("user").exclude(user=None)
+        if seat.user_id != request.user.pk
+    ]
     return render(request, "games/table.html", context)
 
 
