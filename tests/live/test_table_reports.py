@@ -59,4 +59,4 @@ def test_a_suspended_player_is_told_why_and_until_when_at_join():
         services.join_match(match, lev)
     assert "suspended until" in refused.value.message
     assert "Insulting other players" in refused.value.message
-    assert match.seats.count() == 1
+    assert not match.seats.filter(user=lev).exists()
