@@ -105,7 +105,10 @@ class RuleVariant(models.Model):
         choices=Teams.choices,
         blank=True,
         default="",
-        help_text=_("Partners sit across from each other and never attack one another."),
+        help_text=_(
+            "2x2: partners sit opposite; 3x3: partners in alternate seats. Partners never "
+            "attack each other. Leave empty for everyone playing alone."
+        ),
     )
     throw_in = models.CharField(
         _("who may throw in"),
@@ -118,7 +121,10 @@ class RuleVariant(models.Model):
         _("first bout limit"),
         null=True,
         blank=True,
-        help_text=_("At most this many attack cards in the first bout of a game (often 5)."),
+        help_text=_(
+            "At most this many attack cards in the first bout of a game (often 5). "
+            "Leave empty for the usual limit of six."
+        ),
     )
     multi_card_lead = models.BooleanField(
         _("lead several cards"),
@@ -128,7 +134,7 @@ class RuleVariant(models.Model):
     one_winner = models.BooleanField(
         _("one winner"),
         default=False,
-        help_text=_("The game ends when the first player runs out of cards; nobody is the fool."),
+        help_text=_("The first player to run out of cards wins at once; nobody is the fool."),
     )
     epaulettes = models.BooleanField(
         _("epaulettes"),
@@ -152,7 +158,10 @@ class RuleVariant(models.Model):
     turn_seconds = models.PositiveSmallIntegerField(
         _("turn timer (seconds)"),
         default=30,
-        help_text=_("When it runs out the server plays the safe move: take, or done."),
+        help_text=_(
+            "How long a player has for each move; then the server plays the safe move "
+            "(the defender takes, an attacker says done)."
+        ),
     )
     reconnect_seconds = models.PositiveSmallIntegerField(
         _("reconnect budget (seconds)"),
