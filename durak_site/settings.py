@@ -144,7 +144,10 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py's default 5 s socket timeout equals channels-redis'
+                # blocking read of 5 s, so an idle consumer could time out on its
+                # own read and drop its socket.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
                 "capacity": 1500,
                 "expiry": 30,
                 "prefix": os.environ.get("CHANNELS_PREFIX", "durak"),

@@ -32,6 +32,10 @@ DEFAULTS: dict[str, Any] = {
     "GAMES_CHAT_RATE": (5, 10),
     # Largest WebSocket frame a client may send, in bytes.
     "GAMES_MAX_FRAME": 4096,
+    # Per socket: a burst of this many frames, refilled at this many a second.
+    "GAMES_FRAME_RATE": (20, 10),
+    # Per socket, for hints (each one a bot search): burst, then per second.
+    "GAMES_HINT_RATE": (3, 0.5),
 }
 
 

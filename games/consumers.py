@@ -23,6 +23,7 @@ from games import rendering, services
 from games.action_log import log_refused_action
 from games.conf import setting
 from games.models import Match
+from games.throttle import TokenBucket
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +57,13 @@ def _collecting_call(function: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any
         raise
 
 
+REFUSAL_KINDS = {
+    services.post_chat: "chat",
+    services.resign: "resign",
+    services.start_next_deal: "rematch",
+}
+
+
 def _hint(match_id: int, user: Any) -> str:
     try:
         return str(hint_for(Match.objects.get(pk=match_id), user))
@@ -79,6 +87,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.group = services.group_name(self.match_id)
         self.sent_version = -1
+        self.frames = TokenBucket(*setting("GAMES_FRAME_RATE"))
+        self.hints = TokenBucket(*setting("GAMES_HINT_RATE"))
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
@@ -107,6 +117,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if text_data is None:
             await self.refuse(_("Send JSON text frames."), "malformed")
             return
+        if not self.frames.allow():
+            await self.refuse(
+                _("You are sending messages too fast; wait a moment."), "rate_limited"
+            )
+            return
         if len(text_data.encode()) > setting("GAMES_MAX_FRAME"):
             await self.refuse(_("That message is too long."), "oversized")
             return
@@ -129,6 +144,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if handler is None:
             await self.refuse(_("Unknown message type."), "unknown")
             return
+        if data["type"] == "hint" and not self.hints.allow():
+            # Each hint is a bot search of up to a second of CPU.
+            await self.refuse(
+                _("You are sending messages too fast; wait a moment."), "rate_limited"
+            )
+            return
         await handler(data)
 
     async def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
@@ -145,6 +166,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             except Exception:  # A push is best effort: clients resync on the next version.
                 logger.exception("could not push to %s", group)
         if refused is not None:
+            if function is not services.apply_action:  # apply_action logs its own refusals
+                kind = REFUSAL_KINDS.get(function, function.__name__)
+                log_refused_action(
+                    self.match_id, self.user.pk, self.viewer.seat, kind, refused.code
+                )
             await self.send_error(refused.message)
         return result
 

@@ -1,6 +1,7 @@
 """Shared fixtures: a live daphne server and a headless Chromium for browser tests."""
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from functools import partial
@@ -35,6 +36,43 @@ def _make_application():
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     return ASGIStaticFilesHandler(get_default_application())
+
+
+@pytest.fixture(autouse=True)
+def default_language() -> None:
+    """Each test starts in English: a request in Russian leaves its thread's language set."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def scripted_clients_act_fast(settings) -> None:
+    """Scripted players send frames far faster than people; tests of the flood
+    limit set their own, tighter rate."""
+    settings.GAMES_FRAME_RATE = (10_000, 10_000)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def redis_cache_per_worker() -> Iterator[None]:
+    """Give each xdist worker its own Redis database for the cache.
+
+    Tests clear the cache to reset rate limits, and a Redis clear flushes the
+    whole database: workers sharing one would wipe each other's counters.
+    """
+    from django.conf import settings
+    from django.test.utils import override_settings
+
+    cache = settings.CACHES["default"]
+    if "redis" not in cache["BACKEND"].lower():
+        yield
+        return
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or "0"
+    database = 1 + int(worker) % 8  # 9 and up are left to the cluster tests
+    location = re.sub(r"(/\d*)?$", f"/{database}", cache["LOCATION"].rstrip("/"), count=1)
+    with override_settings(CACHES={"default": {**cache, "LOCATION": location}}):
+        yield
 
 
 def _fresh_child_state() -> None:

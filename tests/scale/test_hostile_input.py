@@ -241,6 +241,37 @@ async def test_flooding_chat_is_rate_limited(settings) -> None:
     await close_all(sockets)
 
 
+@in_own_loop
+async def test_flooding_action_frames_is_rate_limited(settings) -> None:
+    settings.GAMES_FRAME_RATE = (5, 0.01)
+    match, users, sockets, game = await open_table()
+    before = await db(fingerprint, match.pk)
+    stale = {"type": "action", "action": "0 done", "version": match.version + 50}
+    for _ in range(5):
+        await sockets[0].send(stale)
+        error = await sockets[0].until_error()
+        assert "too fast" not in error
+    # The burst is spent: further frames are refused before they reach a service.
+    for _ in range(3):
+        await sockets[0].send(stale)
+        assert "too fast" in await sockets[0].until_error()
+    assert await db(fingerprint, match.pk) == before
+    await close_all(sockets)
+
+
+@in_own_loop
+async def test_flooding_hints_is_rate_limited(settings) -> None:
+    settings.GAMES_HINT_RATE = (1, 0.01)
+    match, users, sockets, game = await open_table()
+    before = await db(fingerprint, match.pk)
+    await sockets[1].send({"type": "hint"})
+    await sockets[1].until_error()  # a rated game: refused by the hint service itself
+    await sockets[1].send({"type": "hint"})
+    assert "too fast" in await sockets[1].until_error()
+    assert await db(fingerprint, match.pk) == before
+    await close_all(sockets)
+
+
 def test_form_posts_without_csrf_are_refused() -> None:
     match, users, cookies = two_player_table()
     waiting = services.create_match(users[0], RuleVariant.objects.get(slug="classic"), 3)
