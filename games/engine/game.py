@@ -194,6 +194,24 @@ class Game(DealMixin, PresentMixin):
 
     # ----------------------------------------------------------- seat logic
 
+    def _rebuild_table_masks(self) -> None:
+        """Derive the table's bit masks from its attack and defence lists.
+
+        Used where a state is rebuilt from outside data (a snapshot, a knowledge),
+        not on the play path, which keeps the masks up to date incrementally.
+        """
+        table = unbeaten = 0
+        for attack, defence in zip(self._tatt, self._tdef, strict=True):
+            table |= BIT[attack]
+            if defence >= 0:
+                table |= BIT[defence]
+            else:
+                unbeaten |= BIT[attack]
+        self._tmask = table
+        self._tclos = rank_closure(table)
+        self._unb = unbeaten
+        self._natt = len(self._tatt)
+
     def _limit(self) -> int:
         fbl = self._c.fbl
         return fbl if fbl and self._bout == 0 else MAX_ATTACK

@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
-from .cards import BEATERS, BIT, CODES, mask_to_codes, rank_closure
+from .cards import BEATERS, BIT, CODES, mask_to_codes
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -188,18 +188,7 @@ class Knowledge:
         g._talon = talon
         g._over = g._phase == OVER
         g._beat = BEATERS[g._tsuit]
-        tm = 0
-        unb = 0
-        for a, d in zip(g._tatt, g._tdef, strict=True):
-            tm |= BIT[a]
-            if d >= 0:
-                tm |= BIT[d]
-            else:
-                unb |= BIT[a]
-        g._tmask = tm
-        g._tclos = rank_closure(tm)
-        g._unb = unb
-        g._natt = len(g._tatt)
+        g._rebuild_table_masks()
         g._empty = sum(1 << s for s in range(c.n) if not hands[s])
         g._six_owner = -1
         if g._six:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
-from .cards import BEATERS, BIT, CODES, card_index, mask_to_codes, rank_closure
+from .cards import BEATERS, BIT, CODES, card_index, mask_to_codes
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -181,18 +181,7 @@ def _from_snapshot(cls: type[Game], d: dict[str, Any], _config: Any) -> Game:
     g._beat = BEATERS[g._tsuit]
     g._tatt = [card_index(a) for a, _ in d["table"]]
     g._tdef = [card_index(x) if x is not None else -1 for _, x in d["table"]]
-    tm = 0
-    unb = 0
-    for a, x in zip(g._tatt, g._tdef, strict=True):
-        tm |= BIT[a]
-        if x >= 0:
-            tm |= BIT[x]
-        else:
-            unb |= BIT[a]
-    g._tmask = tm
-    g._tclos = rank_closure(tm)
-    g._unb = unb
-    g._natt = len(g._tatt)
+    g._rebuild_table_masks()
     g._nbeat = sum(1 for x in g._tdef if x >= 0)
     if d["phase"] not in _PHASES:
         raise ValueError(f"snapshot phase {d['phase']!r} is unknown")
@@ -228,7 +217,7 @@ def _from_snapshot(cls: type[Game], d: dict[str, Any], _config: Any) -> Game:
     g._result = None if r is None else {**r, "out_order": tuple(r["out_order"])}
     g._deal_events = ()
     # Every card of the deck must be in exactly one place.
-    places = [*g._hands, _mask([CODES[i] for i in g._talon], "talon"), tm, g._discard]
+    places = [*g._hands, _mask([CODES[i] for i in g._talon], "talon"), g._tmask, g._discard]
     total = 0
     for m in places:
         if total & m:
