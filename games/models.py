@@ -330,7 +330,7 @@ class Seat(models.Model):
         if self.user_id:
             return self.user.username
         if self.bot_level:
-            return f"Bot ({self.get_bot_level_display()})"
+            return _("Bot (%(level)s)") % {"level": self.get_bot_level_display()}
         return "—"
 
 
