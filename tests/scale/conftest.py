@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import itertools
 import json
 import os
-import re
 import uuid
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
-from django.test import Client
 
-CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][CDHS](?![A-Za-z0-9])")
-VERSION = re.compile(r'id="table-version"[^>]*data-version="(\d+)"')
-ERROR = 'id="table-error"'
+from tests import sockets
+from tests.sockets import (  # noqa: F401  (re-exported for the test modules)
+    CARD,
+    ERROR,
+    VERSION,
+    card_codes,
+    db,
+    frame_version,
+    in_own_loop,
+    session_cookie,
+)
+
 needs_cluster_backends = pytest.mark.skipif(
     not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")),
     reason="several processes need DATABASE_URL (PostgreSQL) and REDIS_URL (channels-redis)",
@@ -88,28 +91,6 @@ def make_user(prefix: str = "u", **extra: Any):
     return get_user_model().objects.create(username=f"{prefix}{next(_names)}", **extra)
 
 
-def session_cookie(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
-
-
-def in_own_loop(test):
-    """Run an async test on a fresh event loop in a thread of its own.
-
-    The session-wide Playwright browser keeps an event loop marked as running in
-    the main thread, so an async test that lands after a browser test in the same
-    worker could not start its loop there.
-    """
-
-    @functools.wraps(test)
-    def run(*args, **kwargs):
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            return pool.submit(asyncio.run, test(*args, **kwargs)).result()
-
-    return run
-
-
 def _forget_cached_tables() -> None:
     # Renders are cached per table and version in the process; ids restart per test.
     try:
@@ -120,64 +101,15 @@ def _forget_cached_tables() -> None:
         pass
 
 
-@sync_to_async
-def db(fn, *args, **kwargs):
-    return fn(*args, **kwargs)
-
-
-def frame_version(frame: str) -> int | None:
-    found = VERSION.search(frame)
-    return int(found.group(1)) if found else None
-
-
-def card_codes(text: str) -> set[str]:
-    return set(CARD.findall(text))
-
-
-class Socket:
+class Socket(sockets.Socket):
     """One viewer's in-process WebSocket through the project's real ASGI application."""
 
-    def __init__(self, path: str, cookie: str | None, origin: str = "http://testserver") -> None:
-        from channels.testing import WebsocketCommunicator
+    drain_quiet = 0.1
 
+    def application(self):
         from durak_site.asgi import application
 
-        headers = [(b"origin", origin.encode())] if origin else []
-        if cookie:
-            headers.append((b"cookie", f"sessionid={cookie}".encode()))
-        self.comm = WebsocketCommunicator(application, path, headers=headers)
-        self.frames: list[str] = []
-
-    async def open(self) -> tuple[bool, Any]:
-        return await self.comm.connect()
-
-    async def close(self) -> None:
-        await self.comm.disconnect()
-
-    async def send(self, data: Any) -> None:
-        await self.comm.send_to(text_data=data if isinstance(data, str) else json.dumps(data))
-
-    async def receive(self, timeout: float = 5) -> str:
-        frame = await self.comm.receive_from(timeout=timeout)
-        self.frames.append(frame)
-        return frame
-
-    async def until(self, predicate, timeout: float = 5) -> str:
-        while True:
-            frame = await self.receive(timeout)
-            if predicate(frame):
-                return frame
-
-    async def until_version(self, version: int, timeout: float = 5) -> str:
-        return await self.until(lambda f: (frame_version(f) or -1) >= version, timeout)
-
-    async def until_error(self, timeout: float = 5) -> str:
-        return await self.until(lambda f: ERROR in f, timeout)
-
-    async def drain(self, quiet: float = 0.1) -> None:
-        """Read frames until none arrives for ``quiet`` seconds."""
-        while not await self.comm.receive_nothing(timeout=quiet):
-            await self.receive()
+        return application
 
 
 @pytest.fixture(autouse=True)
@@ -193,7 +125,11 @@ def channels_prefix(settings) -> Iterator[str]:
     if os.environ.get("REDIS_URL"):
         layers = json.loads(json.dumps(settings.CHANNEL_LAYERS))
         layers["default"]["CONFIG"]["prefix"] = prefix
-        layers["default"]["CONFIG"]["hosts"] = [isolated_redis_url(os.environ["REDIS_URL"])]
+        address = isolated_redis_url(os.environ["REDIS_URL"])
+        layers["default"]["CONFIG"]["hosts"] = [
+            {**host, "address": address} if isinstance(host, dict) else address
+            for host in layers["default"]["CONFIG"]["hosts"]
+        ]
         settings.CHANNEL_LAYERS = layers
     channel_layers.backends.clear()
     _forget_cached_tables()
