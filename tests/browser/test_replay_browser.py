@@ -1,4 +1,5 @@
 import pytest
+from playwright.sync_api import expect
 
 from history.seeding import play_match
 
@@ -30,7 +31,8 @@ def test_step_through_a_replay_with_the_keyboard(page, live_server_url):
     # The lead went from the attacker's hand onto the table.
     assert [c for c in after if c.startswith("table:")]
     assert "step=1" in page.url
-    assert page.locator("#move-list .move.is-current").get_attribute("data-step") == "1"
+    # replay.js marks the current move after htmx settles the swap: wait for it.
+    expect(page.locator("#move-list .move.is-current")).to_have_attribute("data-step", "1")
 
     page.keyboard.press("End")
     page.wait_for_function(
