@@ -5,13 +5,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class DealAnalysis(models.Model):
     class Status(models.TextChoices):
         QUEUED = "queued", _("Queued")
         RUNNING = "running", _("Running")
-        DONE = "done", _("Done")
+        DONE = "done", pgettext_lazy("analysis status", "Done")
         FAILED = "failed", _("Failed")
 
     # One row per deal: creating it is the claim that starts the single run.

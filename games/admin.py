@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from games.models import Deal, Match, Move, RuleVariant, Seat
 from moderation import audit
@@ -62,7 +62,7 @@ class RuleVariantAdmin(admin.ModelAdmin):
         (None, {"fields": ["name", "slug", "description", "is_active", "ordering"]}),
         (_("Table"), {"fields": ["min_players", "max_players", "deck_size", "hand_size"]}),
         (
-            _("Play"),
+            pgettext_lazy("admin section of the rules", "Play"),
             {
                 "fields": [
                     "mode",
