@@ -554,7 +554,14 @@ def apply_action(
 
 
 def _reason(error: IllegalAction) -> str:
-    # The engine prefixes its reason with the action text; the player knows it.
+    from games.refusal_reasons import refusal_reason
+
+    # The engine names its reason with a code, worded here in the player's language.
+    worded = refusal_reason(getattr(error, "code", None))
+    if worded is not None:
+        return worded
+    # An unknown code: the engine's English text, less the action it prefixes (the
+    # player knows it).
     text = str(error)
     return text.split(": ", 1)[1] if ": " in text else text
 

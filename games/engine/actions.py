@@ -13,7 +13,16 @@ _KIND_CODE = {k: i for i, k in enumerate(KINDS)}
 
 
 class IllegalAction(ValueError):
-    """An action that the rules do not allow now, or text that is not an action."""
+    """An action that the rules do not allow now, or text that is not an action.
+
+    The message explains the refusal in English, naming seats and cards. ``code`` names
+    the reason in a stable, machine-readable way (``"not_held"``, ``"does_not_beat"``...)
+    for callers that word refusals themselves; it is None where none was given.
+    """
+
+    def __init__(self, *args: object, code: str | None = None) -> None:
+        super().__init__(*args)
+        self.code = code
 
 
 class Action:
@@ -31,10 +40,13 @@ class Action:
 
     def __init__(self, seat: int, kind: str, cards: tuple[str, ...] | list[str] = ()) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
-            raise IllegalAction(f"seat must be a non-negative int, not {seat!r}")
+            raise IllegalAction(f"seat must be a non-negative int, not {seat!r}", code="malformed")
         k = _KIND_CODE.get(kind)
         if k is None:
-            raise IllegalAction(f"unknown action kind {kind!r}; expected one of {', '.join(KINDS)}")
+            raise IllegalAction(
+                f"unknown action kind {kind!r}; expected one of {', '.join(KINDS)}",
+                code="malformed",
+            )
         if isinstance(cards, str):
             cards = (cards,)
         idx = []
@@ -42,27 +54,28 @@ class Action:
             try:
                 idx.append(card_index(c))
             except ValueError as e:
-                raise IllegalAction(str(e)) from None
+                raise IllegalAction(str(e), code="malformed") from None
         mask = 0
         for i in idx:
             if mask & BIT[i]:
-                raise IllegalAction(f"card {CODES[i]} is given twice")
+                raise IllegalAction(f"card {CODES[i]} is given twice", code="malformed")
             mask |= BIT[i]
         n = len(idx)
         if k in (K_ATTACK, K_TRANSFER):
             if n == 0:
-                raise IllegalAction(f"{kind} needs at least one card")
+                raise IllegalAction(f"{kind} needs at least one card", code="malformed")
             idx.sort()
         elif k == K_DEFEND:
             if n != 2:
                 raise IllegalAction(
-                    "defend needs two cards: the attack card, then the card beating it"
+                    "defend needs two cards: the attack card, then the card beating it",
+                    code="malformed",
                 )
         elif k == K_SHOW:
             if n != 1:
-                raise IllegalAction("show needs exactly one card")
+                raise IllegalAction("show needs exactly one card", code="malformed")
         elif n:
-            raise IllegalAction(f"{kind} takes no cards")
+            raise IllegalAction(f"{kind} takes no cards", code="malformed")
         _init(self, seat, kind, k, tuple(CODES[i] for i in idx), mask, tuple(idx))
 
     @classmethod
@@ -81,12 +94,19 @@ class Action:
     @classmethod
     def _parse(cls, text: str) -> Action:
         if not isinstance(text, str):
-            raise IllegalAction(f"an action text must be a str, not {type(text).__name__}")
+            raise IllegalAction(
+                f"an action text must be a str, not {type(text).__name__}", code="malformed"
+            )
         parts = text.split()
         if len(parts) < 2:
-            raise IllegalAction(f"cannot read action {text!r}: expected '<seat> <kind> [cards]'")
+            raise IllegalAction(
+                f"cannot read action {text!r}: expected '<seat> <kind> [cards]'", code="malformed"
+            )
         if not parts[0].isdigit():
-            raise IllegalAction(f"cannot read action {text!r}: seat {parts[0]!r} is not a number")
+            raise IllegalAction(
+                f"cannot read action {text!r}: seat {parts[0]!r} is not a number",
+                code="malformed",
+            )
         return cls(int(parts[0]), parts[1], tuple(parts[2:]))
 
     def __setattr__(self, name: str, value: Any) -> None:

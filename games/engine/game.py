@@ -422,38 +422,43 @@ class Game(DealMixin, PresentMixin):
     def _refuse_any(self, action: Action) -> None:
         """Raise the reasons that apply to every kind: the game is over, no such seat."""
         if self._phase == OVER:
-            raise IllegalAction(f"{action}: the game is over")
+            raise IllegalAction(f"{action}: the game is over", code="game_over")
         if action.seat >= self._c.n:
             raise IllegalAction(
-                f"{action}: there is no seat {action.seat} in a {self._c.n}-player game"
+                f"{action}: there is no seat {action.seat} in a {self._c.n}-player game",
+                code="no_such_seat",
             )
 
     def _not_held(self, action: Action, seat: int, missing: int) -> IllegalAction:
         return IllegalAction(
-            f"{action}: seat {seat} does not hold {' '.join(mask_to_codes(missing))}"
+            f"{action}: seat {seat} does not hold {' '.join(mask_to_codes(missing))}",
+            code="not_held",
         )
 
     def _check_attacker(self, action: Action, seat: int) -> None:
         """Why ``seat`` may not add attack cards now (raises), for throw-ins and done."""
         if seat == self._def:
-            raise IllegalAction(f"{action}: seat {seat} is the defender")
+            raise IllegalAction(f"{action}: seat {seat} is the defender", code="is_defender")
         if not self._elig >> seat & 1:
             team = self._c.team
             if self._out >> seat & 1:
-                why = f"seat {seat} is out of the game"
+                why, code = f"seat {seat} is out of the game", "out_of_game"
             elif team is not None and team[seat] == team[self._def]:
-                why = f"seat {seat} is the defender's partner"
+                why, code = f"seat {seat} is the defender's partner", "defenders_partner"
             elif self._c.scope == "attacker":
                 why = f"only the principal attacker (seat {self._att}) may attack in this variant"
+                code = "principal_attacker_only"
             else:
                 why = f"only the defender's neighbours may throw in, and seat {seat} is not one"
-            raise IllegalAction(f"{action}: {why}")
+                code = "not_a_neighbour"
+            raise IllegalAction(f"{action}: {why}", code=code)
         if self._done >> seat & 1:
             raise IllegalAction(
-                f"{action}: seat {seat} has said done; it may act again once new cards reach the table"
+                f"{action}: seat {seat} has said done; it may act again once new cards reach the table",
+                code="said_done",
             )
         if self._empty >> seat & 1:
-            raise IllegalAction(f"{action}: seat {seat} has no cards")
+            raise IllegalAction(f"{action}: seat {seat} has no cards", code="no_cards")
 
     def _do_attack(self, seat: int, action: Action) -> list[Any]:
         m = action._m
@@ -524,31 +529,43 @@ class Game(DealMixin, PresentMixin):
         h = self._hands[seat]
         if self._phase == LEAD:
             if seat != self._att:
-                raise IllegalAction(f"{action}: seat {self._att} leads this bout, not seat {seat}")
+                raise IllegalAction(
+                    f"{action}: seat {self._att} leads this bout, not seat {seat}",
+                    code="not_your_lead",
+                )
             if m & ~h:
                 raise self._not_held(action, seat, m & ~h)
             if not self._c.multi:
-                raise IllegalAction(f"{action}: this variant allows one card on the lead")
+                raise IllegalAction(
+                    f"{action}: this variant allows one card on the lead", code="one_card_lead"
+                )
             if not is_one_rank(m):
-                raise IllegalAction(f"{action}: cards played together must be of one rank")
+                raise IllegalAction(
+                    f"{action}: cards played together must be of one rank", code="mixed_ranks"
+                )
             raise IllegalAction(
                 f"{action}: this bout allows at most {self._cap} attack cards"
-                f" (defender seat {self._def} holds {self._hands[self._def].bit_count()})"
+                f" (defender seat {self._def} holds {self._hands[self._def].bit_count()})",
+                code="too_many_cards",
             )
         self._check_attacker(action, seat)
         if m & ~h:
             raise self._not_held(action, seat, m & ~h)
         if not is_one_rank(m):
-            raise IllegalAction(f"{action}: cards played together must be of one rank")
+            raise IllegalAction(
+                f"{action}: cards played together must be of one rank", code="mixed_ranks"
+            )
         if m & ~rank_closure(self._tmask):
             raise IllegalAction(
                 f"{action}: rank {RANKS[(m.bit_length() - 1) >> 2]} is not on the table;"
-                " a throw-in must match the rank of a card played in this bout"
+                " a throw-in must match the rank of a card played in this bout",
+                code="rank_not_on_table",
             )
         left = self._cap - self._natt
         raise IllegalAction(
             f"{action}: the bout's limit is {self._cap} attack cards and"
-            f" {self._natt} are played, so {max(left, 0)} more may be added"
+            f" {self._natt} are played, so {max(left, 0)} more may be added",
+            code="too_many_cards",
         )
 
     def _do_defend(self, seat: int, action: Action) -> list[Any]:
@@ -590,35 +607,53 @@ class Game(DealMixin, PresentMixin):
     def _refuse_defence(self, seat: int, action: Action) -> None:
         self._refuse_any(action)
         if self._phase != DEFEND:
-            raise IllegalAction(f"{action}: {self._no_defence_reason()}")
+            raise self._no_defence(action)
         if seat != self._def:
-            raise IllegalAction(f"{action}: only the defender (seat {self._def}) defends")
+            raise IllegalAction(
+                f"{action}: only the defender (seat {self._def}) defends", code="not_defender"
+            )
         a, b = action._i
         if not self._unb >> a & 1:
             if self._tmask >> a & 1 and a in self._tatt:
-                raise IllegalAction(f"{action}: {CODES[a]} is already beaten")
-            raise IllegalAction(f"{action}: {CODES[a]} is not an attack card on the table")
+                raise IllegalAction(
+                    f"{action}: {CODES[a]} is already beaten", code="already_beaten"
+                )
+            raise IllegalAction(
+                f"{action}: {CODES[a]} is not an attack card on the table", code="not_on_table"
+            )
         if not self._hands[seat] >> b & 1:
             raise self._not_held(action, seat, BIT[b])
         raise IllegalAction(
             f"{action}: {CODES[b]} does not beat {CODES[a]} (trumps are {SUITS[self._tsuit]};"
-            " beat with a higher card of the same suit, or a trump against a non-trump)"
+            " beat with a higher card of the same suit, or a trump against a non-trump)",
+            code="does_not_beat",
         )
 
-    def _no_defence_reason(self) -> str:
+    def _no_defence(self, action: Action) -> IllegalAction:
+        """The refusal of a defender's action while there is nothing to defend."""
         if self._phase == LEAD:
-            return "the table is empty; nothing to defend yet"
-        return f"the defender (seat {self._def}) has already chosen to take"
+            return IllegalAction(
+                f"{action}: the table is empty; nothing to defend yet", code="nothing_to_defend"
+            )
+        return IllegalAction(
+            f"{action}: the defender (seat {self._def}) has already chosen to take",
+            code="already_taking",
+        )
 
     def _do_take(self, seat: int, action: Action) -> list[Any]:
         if self._phase != DEFEND:
             self._refuse_any(action)
-            raise IllegalAction(f"{action}: {self._no_defence_reason()}")
+            raise self._no_defence(action)
         if seat != self._def:
             self._refuse_any(action)
-            raise IllegalAction(f"{action}: only the defender (seat {self._def}) may take")
+            raise IllegalAction(
+                f"{action}: only the defender (seat {self._def}) may take", code="not_defender"
+            )
         if not self._unb:
-            raise IllegalAction(f"{action}: every attack card is beaten; there is nothing to take")
+            raise IllegalAction(
+                f"{action}: every attack card is beaten; there is nothing to take",
+                code="nothing_to_take",
+            )
         self._phase = TAKING
         self._done = 0
         ev: list[Any] = [action._ev]
@@ -642,10 +677,11 @@ class Game(DealMixin, PresentMixin):
             self._refuse_any(action)
             if ph == LEAD:
                 raise IllegalAction(
-                    f"{action}: the bout has not started; seat {self._att} must lead"
+                    f"{action}: the bout has not started; seat {self._att} must lead",
+                    code="bout_not_started",
                 )
             self._check_attacker(action, seat)
-            raise IllegalAction(f"{action}: attack cards are still unbeaten")
+            raise IllegalAction(f"{action}: attack cards are still unbeaten", code="unbeaten_cards")
         self._done |= bit
         ev: list[Any] = [action._ev]
         if pend == bit:  # nobody else is still to say done
@@ -654,24 +690,28 @@ class Game(DealMixin, PresentMixin):
 
     def _check_transfer(self, action: Action, seat: int, what: str) -> int:
         if self._phase != DEFEND:
-            raise IllegalAction(f"{action}: {self._no_defence_reason()}")
+            raise self._no_defence(action)
         if seat != self._def:
-            raise IllegalAction(f"{action}: only the defender (seat {self._def}) may {what}")
+            raise IllegalAction(
+                f"{action}: only the defender (seat {self._def}) may {what}", code="not_defender"
+            )
         if self._nbeat:
             raise IllegalAction(
-                f"{action}: a card of this bout is already beaten, too late to {what}"
+                f"{action}: a card of this bout is already beaten, too late to {what}",
+                code="too_late_to_transfer",
             )
         nd = self._next_opp(seat)
         if nd < 0:
             raise IllegalAction(
-                f"{action}: there is no next player with cards to pass the attack to"
+                f"{action}: there is no next player with cards to pass the attack to",
+                code="no_one_to_transfer_to",
             )
         return nd
 
     def _do_transfer(self, seat: int, action: Action) -> list[Any]:
         self._refuse_any(action)
         if not self._c.perev:
-            raise IllegalAction(f"{action}: transfers need mode perevodnoy")
+            raise IllegalAction(f"{action}: transfers need mode perevodnoy", code="no_transfers")
         nd = self._check_transfer(action, seat, "transfer")
         m = action._m
         hands = self._hands
@@ -680,19 +720,24 @@ class Game(DealMixin, PresentMixin):
             raise self._not_held(action, seat, m & ~h)
         r = self._tatt[0] >> 2
         if m & ~RANK_MASK[r]:
-            raise IllegalAction(f"{action}: a transfer needs cards of the attack's rank {RANKS[r]}")
+            raise IllegalAction(
+                f"{action}: a transfer needs cards of the attack's rank {RANKS[r]}",
+                code="wrong_transfer_rank",
+            )
         n = len(action._i)
         total = self._natt + n
         limit = self._limit()
         if total > limit:
             raise IllegalAction(
-                f"{action}: a bout holds at most {limit} attack cards, this makes {total}"
+                f"{action}: a bout holds at most {limit} attack cards, this makes {total}",
+                code="too_many_cards",
             )
         nh = hands[nd].bit_count()
         if nh < total:
             raise IllegalAction(
                 f"{action}: seat {nd} holds {nh} card(s), fewer than the {total} attack cards"
-                " the transfer would put on the table"
+                " the transfer would put on the table",
+                code="next_has_too_few_cards",
             )
         h ^= m
         hands[seat] = h
@@ -715,7 +760,9 @@ class Game(DealMixin, PresentMixin):
     def _do_show(self, seat: int, action: Action) -> list[Any]:
         self._refuse_any(action)
         if not self._c.showok:
-            raise IllegalAction(f"{action}: this variant has no trump-show transfer")
+            raise IllegalAction(
+                f"{action}: this variant has no trump-show transfer", code="no_trump_show"
+            )
         nd = self._check_transfer(action, seat, "show a trump")
         card = action._i[0]
         if not self._hands[seat] >> card & 1:
@@ -723,14 +770,18 @@ class Game(DealMixin, PresentMixin):
         r = self._tatt[0] >> 2
         if card != r * 4 + self._tsuit:
             raise IllegalAction(
-                f"{action}: only the trump of the attack's rank ({RANKS[r]}{SUITS[self._tsuit]}) can be shown"
+                f"{action}: only the trump of the attack's rank ({RANKS[r]}{SUITS[self._tsuit]}) can be shown",
+                code="wrong_trump_shown",
             )
         if self._shown >> card & 1:
-            raise IllegalAction(f"{action}: {CODES[card]} was already shown in this bout")
+            raise IllegalAction(
+                f"{action}: {CODES[card]} was already shown in this bout", code="already_shown"
+            )
         nh = self._hands[nd].bit_count()
         if nh < self._natt:
             raise IllegalAction(
-                f"{action}: seat {nd} holds {nh} card(s), fewer than the {self._natt} attack cards on the table"
+                f"{action}: seat {nd} holds {nh} card(s), fewer than the {self._natt} attack cards on the table",
+                code="next_has_too_few_cards",
             )
         self._shown |= BIT[card]
         self._known[seat] |= BIT[card]
@@ -751,17 +802,25 @@ class Game(DealMixin, PresentMixin):
     def _do_swap(self, seat: int, action: Action) -> list[Any]:
         self._refuse_any(action)
         if not self._c.swap:
-            raise IllegalAction(f"{action}: this variant has no trump-six swap")
+            raise IllegalAction(f"{action}: this variant has no trump-six swap", code="no_swap")
         if not self._six:
-            raise IllegalAction(f"{action}: the trump six can no longer be swapped")
+            raise IllegalAction(
+                f"{action}: the trump six can no longer be swapped", code="six_gone"
+            )
         if self._six_owner != seat:
-            raise IllegalAction(f"{action}: only the original holder of the trump six may swap it")
+            raise IllegalAction(
+                f"{action}: only the original holder of the trump six may swap it",
+                code="not_six_holder",
+            )
         target = self._swap_target()
         if target is None:
             if self._tdrawer == seat:
-                raise IllegalAction(f"{action}: seat {seat} drew the face-up trump itself")
+                raise IllegalAction(
+                    f"{action}: seat {seat} drew the face-up trump itself", code="drew_the_trump"
+                )
             raise IllegalAction(
-                f"{action}: too late, the talon has run out and a new bout has begun"
+                f"{action}: too late, the talon has run out and a new bout has begun",
+                code="swap_too_late",
             )
         six = self._six
         six_card = six.bit_length() - 1
@@ -786,7 +845,9 @@ class Game(DealMixin, PresentMixin):
     def _do_resign(self, seat: int, action: Action) -> list[Any]:
         self._refuse_any(action)
         if self._out >> seat & 1:
-            raise IllegalAction(f"{action}: seat {seat} is already out of the game")
+            raise IllegalAction(
+                f"{action}: seat {seat} is already out of the game", code="out_of_game"
+            )
         team = self._c.team
         ev: list[Any] = [Resigned(seat)]
         winner = None
@@ -1039,7 +1100,7 @@ def _coerce(action: Any) -> Action:
     if isinstance(action, str):
         return Action.parse(action)
     if not isinstance(action, Action):
-        raise IllegalAction(f"not an action: {action!r}")
+        raise IllegalAction(f"not an action: {action!r}", code="malformed")
     return action
 
 
