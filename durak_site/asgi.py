@@ -18,9 +18,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from durak_site.routing import websocket_urlpatterns  # noqa: E402
-from games.ticker import TickerMiddleware  # noqa: E402
+from games.ticker import TickerMiddleware, start_with_server  # noqa: E402
 
-# The ticker (turn timers, bot moves) starts with the first request this process serves.
+# The ticker (turn timers, bot moves, heartbeat) starts with the server, or failing
+# that with the first request this process serves.
+start_with_server()
 application = TickerMiddleware(
     ProtocolTypeRouter(
         {

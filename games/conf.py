@@ -26,6 +26,10 @@ DEFAULTS: dict[str, Any] = {
     "GAMES_TICK_SECONDS": float(os.environ.get("GAMES_TICK_SECONDS", "0.5")),
     # Run the ticker in server processes (off for a process that only serves pages).
     "GAMES_TICKER": os.environ.get("GAMES_TICKER", "1") not in ("0", "false", "no"),
+    # Each process beats this often; one silent for GAMES_SERVER_TIMEOUT is taken for
+    # dead and its sockets are released (their seats count as away).
+    "GAMES_SERVER_BEAT_SECONDS": float(os.environ.get("GAMES_SERVER_BEAT_SECONDS", "5")),
+    "GAMES_SERVER_TIMEOUT": float(os.environ.get("GAMES_SERVER_TIMEOUT", "30")),
     "GAMES_AUTO_START": True,
     "GAMES_CHAT_MAX_LENGTH": 300,
     # At most this many chat messages per user within this many seconds.

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from analysis.services import Refused as HintRefused
 from analysis.services import hint_for
-from games import rendering, services
+from games import presence, rendering, services
 from games.action_log import log_refused_action
 from games.conf import setting
 from games.models import Match
@@ -31,13 +31,14 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 
 
-def _open_viewer(match_id: int, user: Any) -> rendering.Viewer | None:
+def _open_viewer(match_id: int, user: Any, channel_name: str) -> rendering.Viewer | None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return None
     viewer = rendering.viewer_for(match, user)
     if viewer is not None and viewer.seat is not None:
-        services.seat_connected(match_id, user)
+        services.seat_connected(match_id, user, channel_name)
+        presence.opened(channel_name, match_id, user.pk)
     return viewer
 
 
@@ -93,7 +94,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user
-        self.viewer = await database_sync_to_async(_open_viewer)(self.match_id, user)
+        self.viewer = await database_sync_to_async(_open_viewer)(
+            self.match_id, user, self.channel_name
+        )
         if self.viewer is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -107,7 +110,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.viewer.seat is not None:
-            await database_sync_to_async(services.seat_disconnected)(self.match_id, self.user)
+            presence.closed(self.channel_name)
+            await database_sync_to_async(services.seat_disconnected)(
+                self.match_id, self.user, self.channel_name
+            )
 
     # ------------------------------------------------------------ incoming
 

@@ -334,6 +334,14 @@ class Seat(models.Model):
         return "—"
 
 
+class FirstAttackerBy(models.TextChoices):
+    """How a deal's first attacker was chosen (the engine record's ``first_attacker_by``)."""
+
+    LOWEST_TRUMP = "lowest_trump", _("Lowest trump")
+    DRAW = "draw", _("Drawn at random")
+    GIVEN = "given", _("Set by the match (previous fool)")
+
+
 class Deal(models.Model):
     """One game of a match, with its deck, rules, moves and result."""
 
@@ -355,6 +363,12 @@ class Deal(models.Model):
     deck = models.JSONField()
     dealer = models.PositiveSmallIntegerField()
     first_attacker = models.PositiveSmallIntegerField(null=True, blank=True)
+    first_attacker_by = models.CharField(
+        _("first attacker chosen by"),
+        max_length=12,
+        choices=FirstAttackerBy.choices,
+        default=FirstAttackerBy.LOWEST_TRUMP,
+    )
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.PLAYING, db_index=True
     )
@@ -437,3 +451,40 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.text[:40]}"
+
+
+class ServerProcess(models.Model):
+    """A server process that holds table sockets; it proves it is alive by beating.
+
+    When a process stops beating (killed, frozen, its machine gone) the others release
+    its sockets, so the seats count as away and their reconnect budgets run.
+    """
+
+    name = models.CharField(max_length=100, primary_key=True)
+    host = models.CharField(max_length=100, blank=True)
+    pid = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(auto_now_add=True)
+    last_beat = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("server process")
+        verbose_name_plural = _("server processes")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SocketPresence(models.Model):
+    """One open table socket of a seated player, held by one server process."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="sockets")
+    server = models.CharField(max_length=100, db_index=True)
+    channel_name = models.CharField(max_length=200, unique=True)
+    opened_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("open socket")
+        verbose_name_plural = _("open sockets")
+
+    def __str__(self) -> str:
+        return f"{self.seat} on {self.server}"

@@ -1,28 +1,34 @@
-"""The per-process background ticker: expired turn timers and due bot moves.
+"""The per-process background ticker: timers, bot moves and the process's heartbeat.
 
-Each server process runs one ticker task on its event loop, started by the first
-request or socket it serves (``TickerMiddleware``).  Deadlines and bot turns live in
+Each server process runs one ticker task on its event loop.  Under daphne it starts
+as soon as the server runs (``start_with_server``); under any other ASGI server, with
+the first request or socket (``TickerMiddleware``).  Deadlines and bot turns live in
 the database and are claimed under row locks, so any number of processes may tick
-and the ticker never depends on a particular socket staying open.
+and the ticker never depends on a particular socket staying open.  Every few seconds
+the ticker also beats for this process and releases the sockets of processes that
+stopped beating (``games.presence``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sys
+import time
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.db import close_old_connections
 
-from games import services
+from games import presence, services
 from games.conf import setting
 
 logger = logging.getLogger(__name__)
 
 _task: asyncio.Task | None = None
 _busy: set[int] = set()
+_last_beat = 0.0
 
 
 def ensure_started() -> None:
@@ -47,6 +53,10 @@ async def _run() -> None:
 
 
 async def tick() -> None:
+    global _last_beat
+    if time.monotonic() - _last_beat >= setting("GAMES_SERVER_BEAT_SECONDS"):
+        _last_beat = time.monotonic()
+        await database_sync_to_async(_beat)()
     await database_sync_to_async(services.expire_deadlines)()
     for match_id in await database_sync_to_async(services.due_bot_matches)():
         if match_id in _busy:
@@ -69,6 +79,33 @@ def _bot_turn_sync(match_id: int) -> None:
         logger.exception("bot move at match %s failed", match_id)
     finally:
         close_old_connections()
+
+
+def _beat() -> None:
+    presence.beat()
+    released = services.release_dead_servers()
+    if released:
+        logger.warning("released %d sockets of server processes that stopped beating", released)
+
+
+def start_with_server() -> None:
+    """Under daphne, start the ticker when its reactor starts, before any request.
+
+    Daphne sets the reactor's asyncio loop as the current loop before running it, so
+    the task is created on the loop that will serve this process.
+    """
+    if "twisted.internet.reactor" not in sys.modules:
+        return
+    from twisted.internet import reactor
+
+    def start() -> None:
+        if setting("GAMES_TICKER"):
+            global _task
+            loop = asyncio.get_event_loop()
+            if _task is None or _task.done():
+                _task = loop.create_task(_run())
+
+    reactor.callWhenRunning(start)
 
 
 class TickerMiddleware:

@@ -32,7 +32,7 @@ from typing import IO, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Min, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -63,12 +63,6 @@ def _time(value: datetime | None) -> str | None:
 def export_lines(deals: Iterable[Deal]) -> Iterator[dict[str, Any]]:
     deals = list(deals)
     match_ids = {d.match_id for d in deals}
-    first_numbers = dict(
-        Deal.objects.filter(match_id__in=match_ids)
-        .values("match_id")
-        .annotate(first=Min("number"))
-        .values_list("match_id", "first")
-    )
     seats: dict[int, list[dict[str, Any]]] = {}
     for seat in (
         Seat.objects.filter(match_id__in=match_ids).select_related("user").order_by("number")
@@ -103,11 +97,7 @@ def export_lines(deals: Iterable[Deal]) -> Iterator[dict[str, Any]]:
                 "sources": [source for _, source in moves],
             },
             "seats": seats.get(match.pk, []),
-            "record": replay.deal_record(
-                deal,
-                [action for action, _ in moves],
-                is_first=deal.number == first_numbers.get(deal.match_id),
-            ),
+            "record": replay.deal_record(deal, [action for action, _ in moves]),
         }
 
 
@@ -251,6 +241,7 @@ def import_line(data: Any, matches: dict[Any, Match], report: ImportReport) -> D
         deck=game.deck,
         dealer=game.dealer,
         first_attacker=game.first_attacker,
+        first_attacker_by=game.first_attacker_by,
         status=Deal.Status.FINISHED,
         result=result,
         fool_seat=result["fool"],
@@ -289,10 +280,7 @@ def import_line(data: Any, matches: dict[Any, Match], report: ImportReport) -> D
     # The stored rows must give back exactly this record, or the import is not faithful.
     stored = replay.deal_record(deal)
     if stored != Game.from_record(record).to_record():
-        raise BadLine(
-            "the record cannot be stored faithfully (first_attacker_by "
-            f"{record.get('first_attacker_by')!r} does not fit deal {number} of its match)"
-        )
+        raise BadLine(f"deal {number} cannot be stored faithfully")
     services.record_finished_deal(deal)
     if key is not None:
         matches[key] = match

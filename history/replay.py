@@ -15,63 +15,35 @@ from typing import Any
 
 from django.core.cache import cache
 
-from games.engine import RECORD_FORMAT, Game, Rules
+from games.engine import RECORD_FORMAT, Game
 from games.models import Deal
 
 CACHE_VERSION = 1
 CACHE_SECONDS = 60 * 60 * 24
 
 
-def first_attacker_by(
-    rules: dict[str, Any], deck: list[str], dealer: int, first_attacker: int | None, is_first: bool
-) -> str | None:
-    """How the first attacker was chosen: the Deal row keeps only the seat.
-
-    The first deal of a match is led by the lowest trump, or drawn when nobody holds
-    one; later deals are led by the seat the match names ("given").
-    """
-    if first_attacker is None:
-        return None
-    if is_first:
-        probe = Game(Rules.from_dict(rules), deck, dealer=dealer)
-        by = probe.to_record()["first_attacker_by"]
-        if by == "lowest_trump" and probe.first_attacker == first_attacker:
-            return "lowest_trump"
-        if by == "draw":
-            return "draw"
-    return "given"
-
-
-def is_first_deal(deal: Deal) -> bool:
-    return not Deal.objects.filter(match_id=deal.match_id, number__lt=deal.number).exists()
-
-
 def deal_actions(deal: Deal) -> list[str]:
     return list(deal.moves.order_by("seq").values_list("action", flat=True))
 
 
-def base_record(deal: Deal, actions: list[str], is_first: bool | None = None) -> dict[str, Any]:
-    if is_first is None:
-        is_first = is_first_deal(deal)
+def base_record(deal: Deal, actions: list[str]) -> dict[str, Any]:
     return {
         "format": RECORD_FORMAT,
         "rules": deal.rules,
         "deck": list(deal.deck),
         "dealer": deal.dealer,
         "first_attacker": deal.first_attacker,
-        "first_attacker_by": first_attacker_by(
-            deal.rules, deal.deck, deal.dealer, deal.first_attacker, is_first
-        ),
+        "first_attacker_by": deal.first_attacker_by,
         "actions": actions,
     }
 
 
-def deal_record(deal: Deal, actions: list[str] | None = None, is_first: bool | None = None) -> dict:
+def deal_record(deal: Deal, actions: list[str] | None = None) -> dict:
     """The deal's ``durak-record/1`` record, as the engine writes it; ValueError if it
     does not replay (a corrupted row)."""
     if actions is None:
         actions = deal_actions(deal)
-    return Game.from_record(base_record(deal, actions, is_first)).to_record()
+    return Game.from_record(base_record(deal, actions)).to_record()
 
 
 # ----------------------------------------------------------------- timeline

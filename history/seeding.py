@@ -111,6 +111,7 @@ def play_deal(
         deck=game.deck,
         dealer=game.dealer,
         first_attacker=game.first_attacker,
+        first_attacker_by=game.first_attacker_by,
     )
     # Like the live service: Match.move_count moves so far, seq counts from 1.
     seq = Move.objects.filter(match=match).count()

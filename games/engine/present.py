@@ -68,6 +68,11 @@ class PresentMixin:
         return self._deal[2]
 
     @property
+    def first_attacker_by(self) -> str | None:
+        """How the first attacker was chosen: "lowest_trump", "draw" or "given"."""
+        return self._deal[3]
+
+    @property
     def deck(self) -> list[str] | None:
         """The dealt deck order (None for a determinized game, which has no real deal)."""
         return list(self._deal[0]) if self._deal[0] is not None else None

@@ -139,3 +139,35 @@ def test_seed_history_plays_finished_games():
         assert deal.status == Deal.Status.FINISHED
         assert deal.moves.count() == deal.move_count
         assert deal_record(deal)["result"] == deal.result
+
+
+def test_how_the_first_attacker_was_chosen_is_stored_and_round_trips(tmp_path):
+    play_match(["anna", "boris"], "classic", deals=2, seed=6)
+    first, second = Deal.objects.order_by("number")
+    assert first.first_attacker_by in ("lowest_trump", "draw")
+    assert second.first_attacker_by == "given"  # the match names who leads a rematch
+    lines = [json.dumps(line) for line in _export()]
+    # A rematch imported alone is its match's only deal there: it still keeps "given".
+    Match.objects.all().delete()
+    out, err = _import(tmp_path, [lines[1]])
+    assert "Imported 1 deal(s), refused 0." in out, err
+    stored = Deal.objects.get()
+    assert stored.first_attacker_by == "given"
+    assert deal_record(stored) == json.loads(lines[1])["record"]
+
+
+def test_the_migration_infers_how_earlier_first_attackers_were_chosen():
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0005_deal_first_attacker_by_and_presence")
+    play_match(["anna", "boris"], "classic", deals=3, seed=7)
+    expected = list(Deal.objects.order_by("number").values_list("first_attacker_by", flat=True))
+    assert expected[0] in ("lowest_trump", "draw") and expected[1:] == ["given", "given"]
+    # Rows written before the field existed all got its default.
+    Deal.objects.update(first_attacker_by="lowest_trump")
+    migration.fill_first_attacker_by(apps, None)
+    assert list(Deal.objects.order_by("number").values_list("first_attacker_by", flat=True)) == (
+        expected
+    )

@@ -22,10 +22,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from durak_site.cluster import Cluster, free_port
+from durak_site.cluster import Cluster, Node, free_port
 from games import services
 from games.engine import Game
-from games.models import Match, Move, RuleVariant
+from games.models import Match, Move, RuleVariant, Seat, ServerProcess, SocketPresence
 
 from .conftest import (
     _forget_cached_tables,
@@ -55,6 +55,8 @@ def child_env(database_name: str) -> dict[str, str]:
         CHANNELS_PREFIX=PREFIX,
         CACHE_PREFIX=PREFIX,
         GAMES_TICK_SECONDS="0.1",
+        GAMES_SERVER_BEAT_SECONDS="0.2",
+        GAMES_SERVER_TIMEOUT="2",
         GAMES_BOT_DELAY="0,0",
         GAMES_BOT_BUDGET_SECONDS="0.05",
         LOG_LEVEL="WARNING",
@@ -353,6 +355,54 @@ async def test_sigkill_loses_no_move_and_clients_carry_on(cluster: Cluster) -> N
     assert move.created_at >= deadline
     await db(assert_moves_gap_free, match.pk)
     await db(lambda: assert_snapshot_is_replay(current(match.pk)))
+
+
+@in_own_loop
+async def test_a_killed_process_releases_its_players_sockets(cluster: Cluster) -> None:
+    match, users, cookies = await db(new_table)
+    a, b = cluster.nodes
+    clients = [TableClient(a.url, match.pk, cookies[0]), TableClient(b.url, match.pk, cookies[1])]
+    for client in clients:
+        await client.open()
+
+    def seats() -> list[Seat]:
+        return list(Seat.objects.filter(match_id=match.pk).order_by("number"))
+
+    assert [s.connections for s in await db(seats)] == [1, 1]
+    b.kill()
+    killed_at = timezone.now()
+    for _ in range(100):
+        rows = await db(seats)
+        if rows[1].connections == 0:
+            break
+        await asyncio.sleep(0.1)
+    assert [s.connections for s in rows] == [1, 0], "the dead process's socket was not released"
+    # Away since the dead process's last beat, not since the sweep.
+    assert rows[1].disconnected_since is not None and rows[1].disconnected_since <= killed_at
+    # The other player sees the seat go away, pushed from the surviving process.
+    await clients[0].until(lambda f: 'class="badge away"' in f)
+    assert await db(lambda: SocketPresence.objects.filter(seat__match_id=match.pk).count()) == 1
+    await clients[0].close()
+    cluster.restart(1)
+
+
+@in_own_loop
+async def test_a_process_starts_its_ticker_before_any_request(cluster: Cluster) -> None:
+    """A fresh process beats (and so runs timers and bots) although nobody called it yet."""
+    node = Node(host="127.0.0.1", port=free_port(), env=cluster.env)
+    node.start()
+    try:
+
+        def beating() -> bool:
+            return ServerProcess.objects.filter(pid=node.process.pid).exists()
+
+        for _ in range(200):
+            if await db(beating):
+                break
+            await asyncio.sleep(0.1)
+        assert await db(beating), "the new process did not start its ticker by itself"
+    finally:
+        node.stop()
 
 
 @in_own_loop
