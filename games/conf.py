@@ -31,6 +31,8 @@ DEFAULTS: dict[str, Any] = {
     "GAMES_SERVER_BEAT_SECONDS": float(os.environ.get("GAMES_SERVER_BEAT_SECONDS", "5")),
     "GAMES_SERVER_TIMEOUT": float(os.environ.get("GAMES_SERVER_TIMEOUT", "30")),
     "GAMES_AUTO_START": True,
+    # Threads per process for the sockets' database work (0: 4, or 1 on SQLite).
+    "GAMES_DB_THREADS": int(os.environ.get("GAMES_DB_THREADS", "0")),
     "GAMES_CHAT_MAX_LENGTH": 300,
     # At most this many chat messages per user within this many seconds.
     "GAMES_CHAT_RATE": (5, 10),

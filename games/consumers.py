@@ -11,7 +11,6 @@ import logging
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connections
 from django.utils.html import escape
@@ -22,6 +21,7 @@ from analysis.services import hint_for
 from games import presence, rendering, services
 from games.action_log import log_refused_action
 from games.conf import setting
+from games.db_threads import on_db_thread
 from games.models import Match
 from games.throttle import TokenBucket
 
@@ -94,9 +94,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user
-        self.viewer = await database_sync_to_async(_open_viewer)(
-            self.match_id, user, self.channel_name
-        )
+        self.viewer = await on_db_thread(_open_viewer)(self.match_id, user, self.channel_name)
         if self.viewer is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -111,7 +109,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.viewer.seat is not None:
             presence.closed(self.channel_name)
-            await database_sync_to_async(services.seat_disconnected)(
+            await on_db_thread(services.seat_disconnected)(
                 self.match_id, self.user, self.channel_name
             )
 
@@ -163,9 +161,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
         The pushes the service commits are sent from here, after it returns.
         """
-        result, refused, pushes = await database_sync_to_async(_collecting_call)(
-            function, *args, **kwargs
-        )
+        result, refused, pushes = await on_db_thread(_collecting_call)(function, *args, **kwargs)
         for group, message in pushes:
             try:
                 await self.channel_layer.group_send(group, message)
@@ -224,18 +220,25 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------ outgoing
 
     async def send_error(self, message: str) -> None:
-        html = await database_sync_to_async(rendering.render_error)(message, self.sent_version)
+        html = await on_db_thread(rendering.render_error)(message, self.sent_version)
         await self.send(text_data=html)
 
-    async def send_state(self, *, full: bool = False, version: int | None = None) -> None:
+    async def send_state(
+        self,
+        *,
+        full: bool = False,
+        version: int | None = None,
+        changes: dict[str, Any] | None = None,
+    ) -> None:
         rendered = None
         if not full and version is not None:
             # This process usually holds the announced version already (it applied
-            # the action, or another socket here read it): render it right here,
+            # the action, another socket here read it, or it holds the version before
+            # and the push carries the action's changes): render it right here,
             # without a round trip through the shared database thread.
-            rendered = rendering.render_cached_state(self.match_id, self.viewer, version)
+            rendered = rendering.render_cached_state(self.match_id, self.viewer, version, changes)
         if rendered is None:
-            rendered = await database_sync_to_async(rendering.render_state)(
+            rendered = await on_db_thread(rendering.render_state)(
                 self.match_id, self.viewer, full=full, version=version
             )
         version, html = rendered
@@ -245,14 +248,17 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def match_changed(self, event: dict[str, Any]) -> None:
         what = event.get("what")
         if what == "chat":
-            html = await database_sync_to_async(rendering.render_chat)(self.match_id, self.viewer)
+            html = await on_db_thread(rendering.render_chat)(self.match_id, self.viewer)
             await self.send(text_data=html)
             return
         version = event.get("version")
         if what == "state" and version is not None and version <= self.sent_version:
             return  # An earlier render already showed this version or a later one.
         # Presence changes keep the version, so they must not reuse a cached render.
-        await self.send_state(full=version is None, version=version if what == "state" else None)
+        if what != "state":
+            await self.send_state(full=version is None)
+            return
+        await self.send_state(full=version is None, version=version, changes=event.get("changes"))
 
 
 def _lobby_html() -> str:
@@ -271,14 +277,14 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(_lobby_html)())
+        await self.send(text_data=await on_db_thread(_lobby_html)())
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # The lobby only listens; any frame just asks for the list again.
-        await self.send(text_data=await database_sync_to_async(_lobby_html)())
+        await self.send(text_data=await on_db_thread(_lobby_html)())
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await database_sync_to_async(_lobby_html)())
+        await self.send(text_data=await on_db_thread(_lobby_html)())

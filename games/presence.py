@@ -86,8 +86,12 @@ def beat(now: datetime | None = None) -> int:
         if channel in recorded or channel not in _open:
             continue
         user = _user(user_id)
-        if user is not None and services.seat_connected(match_id, user, channel) is not None:
-            restored += 1
+        if user is None or services.seat_connected(match_id, user, channel) is None:
+            continue
+        restored += 1
+        if channel not in _open:
+            # It closed meanwhile, perhaps before the row was back: close it again.
+            services.seat_disconnected(match_id, user, channel)
     return restored
 
 
