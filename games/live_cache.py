@@ -9,6 +9,8 @@ other than the one it was asked for.
 
 from __future__ import annotations
 
+import copy
+from datetime import datetime
 from typing import Any
 
 _recent: dict[int, tuple[int, Any, list[Any], Any, dict[Any, str]]] = {}
@@ -55,3 +57,32 @@ def remember(match: Any, seats: list[Any], game: Any) -> None:
     elif len(_recent) >= MAX_TABLES:
         _recent.pop(next(iter(_recent)))
     _recent[match.pk] = (match.version, match, seats, game, {})
+
+
+def changes_of(match: Any, fields: list[str]) -> dict[str, Any]:
+    """The named fields of ``match`` in a form the channel layer can carry."""
+    out = {}
+    for name in fields:
+        value = getattr(match, name)
+        out[name] = {"at": value.isoformat()} if isinstance(value, datetime) else value
+    return out
+
+
+def advance(match_id: int, version: int, changes: dict[str, Any], load_game: Any) -> bool:
+    """Remember ``version`` built from the remembered previous version and ``changes``.
+
+    Only an action's own fields change between two versions of a game in progress (the
+    seats' presence arrives separately, with a fresh read), so the rows of the previous
+    version plus those fields are the new version.  False when this process does not
+    hold the previous version.
+    """
+    hit = _recent.get(match_id)
+    if hit is None or hit[0] != version - 1 or changes.get("version") != version:
+        return False
+    match = copy.copy(hit[1])
+    for name, value in changes.items():
+        if isinstance(value, dict) and set(value) == {"at"}:
+            value = datetime.fromisoformat(value["at"])
+        setattr(match, name, value)
+    remember(match, hit[2], load_game(match))
+    return True

@@ -337,14 +337,23 @@ def _render(
     return match.version, html
 
 
-def render_cached_state(match_id: int, viewer: Viewer, version: int) -> tuple[int, str] | None:
+def render_cached_state(
+    match_id: int, viewer: Viewer, version: int, changes: dict[str, Any] | None = None
+) -> tuple[int, str] | None:
     """The push render of ``version`` without touching the database, or None.
 
-    Only when this process holds that version's rows with every related row the
-    render reads already loaded; the caller may then render on the event loop,
-    without a round trip to the database thread.
+    Only when this process holds that version's rows (or the previous version's and
+    the action's ``changes``) with every related row the render reads already
+    loaded; the caller may then render on the event loop, without a round trip to
+    the database thread.
     """
     hit = live_cache.recall(match_id, version)
+    if (
+        hit is None
+        and changes is not None
+        and live_cache.advance(match_id, version, changes, services.load_game)
+    ):
+        hit = live_cache.recall(match_id, version)
     if hit is None:
         return None
     match, seats, game = hit

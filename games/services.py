@@ -114,9 +114,23 @@ def _group_send(group: str, message: dict[str, Any]) -> None:
         logger.exception("could not push to %s", group)
 
 
-def notify_match_changed(match_id: int, version: int | None = None, *, what: str = "state") -> None:
-    """After the commit, tell every socket of the match to re-render (``what``: state/chat/presence)."""
+def notify_match_changed(
+    match_id: int,
+    version: int | None = None,
+    *,
+    what: str = "state",
+    changes: dict[str, Any] | None = None,
+) -> None:
+    """After the commit, tell every socket of the match to re-render (``what``: state/chat/presence).
+
+    ``changes`` are the match fields an action wrote (see ``live_cache.advance``): a
+    process holding the previous version renders the new one from them without
+    reading the database.  The message stays between server processes; what a
+    browser receives is always rendered for its own viewer.
+    """
     message = {"type": "match.changed", "match_id": match_id, "version": version, "what": what}
+    if changes is not None:
+        message["changes"] = changes
     transaction.on_commit(lambda: _group_send(group_name(match_id), message))
 
 
@@ -259,7 +273,8 @@ def _apply_locked(
         deal_finished.send(sender=Deal, deal=deal)
     # Renders of this version in this process reuse these rows (state as of commit).
     transaction.on_commit(lambda: live_cache.remember(match, seats, game))
-    notify_match_changed(match.pk, match.version)
+    changes = None if deal is not None else live_cache.changes_of(match, _MATCH_FIELDS)
+    notify_match_changed(match.pk, match.version, changes=changes)
     return ActionOutcome(match.pk, match.version, match.move_count, str(action), game.is_over)
 
 
