@@ -63,6 +63,15 @@ def prepare_environment(args: argparse.Namespace, workdir: Path) -> dict[str, st
         GAMES_BOT_DELAY="0,0",
         PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
     )
+    if not args.debug:
+        # Production settings, as docs/deploy.md runs the site; plain HTTP on loopback
+        # (a proxy would terminate TLS), so no redirect to HTTPS.
+        env.update(
+            DJANGO_DEBUG="0",
+            SECRET_KEY=uuid.uuid4().hex * 2,
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            DJANGO_SECURE_SSL_REDIRECT="0",
+        )
     if args.mode == "cluster":
         import psycopg
 
@@ -556,6 +565,11 @@ def main() -> int:
         "--settle", type=float, default=15.0, help="seconds between connecting and playing"
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON (one run)")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="serve with DJANGO_DEBUG=1 instead of production settings",
+    )
     args = parser.parse_args()
 
     if args.mode != "both":
