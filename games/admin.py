@@ -17,7 +17,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
-from games.models import Deal, Match, Move, RuleVariant, Seat
+from games.models import Deal, Match, Move, RuleVariant, Seat, ServerProcess, SocketPresence
 from moderation import audit
 from moderation.actions import with_form
 from moderation.forms import ReasonForm
@@ -252,6 +252,7 @@ class DealInline(ReadOnlyInline):
         "number",
         "status",
         "first_attacker",
+        "first_attacker_by",
         "fool_seat",
         "is_draw",
         "epaulettes",
@@ -387,3 +388,21 @@ class MatchAdmin(admin.ModelAdmin):
             submit_label=_("Abort"),
             apply=apply,
         )
+
+
+@admin.register(ServerProcess)
+class ServerProcessAdmin(admin.ModelAdmin):
+    """Server processes and how many player sockets each holds (the tickers keep it)."""
+
+    list_display = ["name", "host", "pid", "started_at", "last_beat", "socket_count"]
+    readonly_fields = ["name", "host", "pid", "started_at", "last_beat"]
+
+    @admin.display(description=_("open sockets"))
+    def socket_count(self, process: ServerProcess) -> int:
+        return SocketPresence.objects.filter(server=process.name).count()
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False

@@ -142,3 +142,37 @@ def test_staff_without_the_abort_right_gets_no_abort_action(client, classic, pla
         {"action": "abort", "_selected_action": [match.pk], "_apply": "1", "reason": "x"},
     )
     assert Match.objects.get(pk=match.pk).status == Match.Status.PLAYING
+
+
+@pytest.mark.django_db
+def test_server_processes_are_listed_with_their_sockets_and_cannot_be_edited(
+    admin_client, classic, players
+):
+    from django.utils import timezone
+
+    from games.models import Seat, ServerProcess, SocketPresence
+
+    match = make_match(classic, players[:2])
+    now = timezone.now()
+    ServerProcess.objects.create(name="web1:42:ab12", host="web1", pid=42, last_beat=now)
+    ServerProcess.objects.create(name="web2:43:cd34", host="web2", pid=43, last_beat=now)
+    for number, channel in enumerate(["c1", "c2"]):
+        SocketPresence.objects.create(
+            seat=Seat.objects.get(match=match, number=number),
+            server="web1:42:ab12",
+            channel_name=channel,
+            opened_at=now,
+        )
+    response = admin_client.get(reverse("admin:games_serverprocess_changelist"))
+    assert response.status_code == 200
+    counts = {
+        p.name: response.context["cl"].model_admin.socket_count(p)
+        for p in response.context["cl"].result_list
+    }
+    assert counts == {"web1:42:ab12": 2, "web2:43:cd34": 0}
+    assert admin_client.get(reverse("admin:games_serverprocess_add")).status_code == 403
+    change = admin_client.post(
+        reverse("admin:games_serverprocess_change", args=["web1:42:ab12"]), {"pid": 7}
+    )
+    assert change.status_code == 403
+    assert ServerProcess.objects.get(name="web1:42:ab12").pid == 42
