@@ -31,12 +31,12 @@ _busy: set[int] = set()
 _last_beat = 0.0
 
 
-def ensure_started() -> None:
-    """Start this process's ticker on the running loop, once."""
+def ensure_started(loop: asyncio.AbstractEventLoop | None = None) -> None:
+    """Start this process's ticker on ``loop`` (default: the running loop), once."""
     global _task
     if not setting("GAMES_TICKER"):
         return
-    loop = asyncio.get_running_loop()
+    loop = loop or asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:
         _task = loop.create_task(_run())
 
@@ -98,14 +98,8 @@ def start_with_server() -> None:
         return
     from twisted.internet import reactor
 
-    def start() -> None:
-        if setting("GAMES_TICKER"):
-            global _task
-            loop = asyncio.get_event_loop()
-            if _task is None or _task.done():
-                _task = loop.create_task(_run())
-
-    reactor.callWhenRunning(start)
+    # Not running yet at this point, so the loop is taken as the current one.
+    reactor.callWhenRunning(lambda: ensure_started(asyncio.get_event_loop()))
 
 
 class TickerMiddleware:

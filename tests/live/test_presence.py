@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import presence, services
 from games.models import Match, Seat, ServerProcess, SocketPresence
 
-from .conftest import Socket, db, in_own_loop, make_user
+from .conftest import Socket, db, in_own_loop, make_user, session_cookie
 from .test_timers import table, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -108,8 +108,6 @@ def test_a_process_taken_for_dead_puts_its_sockets_back():
 async def test_a_table_socket_is_recorded_for_this_process_until_it_closes():
     match, users = await db(table)
     spectator = await db(make_user, "vera")
-    from .conftest import session_cookie
-
     player = Socket(f"/ws/games/{match.pk}/", await db(session_cookie, users[0]))
     watcher = Socket(f"/ws/games/{match.pk}/", await db(session_cookie, spectator))
     await player.open()

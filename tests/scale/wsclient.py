@@ -11,14 +11,9 @@ from urllib.parse import urlsplit
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-VERSION = re.compile(r'id="table-version"[^>]*data-version="(\d+)"')
+from tests.sockets import frame_version
+
 HAND_CARD = re.compile(r'class="hand-card"[^>]*data-card="([2-9TJQKA][CDHS])"')
-ERROR = 'id="table-error"'
-
-
-def frame_version(frame: str) -> int | None:
-    found = VERSION.search(frame)
-    return int(found.group(1)) if found else None
 
 
 class TableClient:
