@@ -16,8 +16,10 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from durak_site.routing import websocket_urlpatterns  # noqa: E402
+from durak_site.server_gc import tune_for_server  # noqa: E402
 from games.ticker import TickerMiddleware, start_with_server  # noqa: E402
 
 # The ticker (turn timers, bot moves, heartbeat) starts with the server, or failing
@@ -33,3 +35,6 @@ application = TickerMiddleware(
         }
     )
 )
+
+# Last, so that everything loaded above is frozen out of later collections.
+tune_for_server(settings.SERVER_GC_THRESHOLDS)

@@ -14,6 +14,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from durak_site.server_gc import parse_thresholds
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -164,6 +166,10 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Collector thresholds of a server process (durak_site.server_gc); set it empty
+# to keep Python's defaults.
+SERVER_GC_THRESHOLDS = parse_thresholds(os.environ.get("SERVER_GC_THRESHOLDS", "50000,20,1000"))
 
 # --- Auth -----------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
