@@ -16,9 +16,16 @@ exactly once, in order, and each match's seqs run 1..N without a gap.
     .venv/bin/python benchmarks/cluster_load.py --mode cluster --games 500 --duration 60
     .venv/bin/python benchmarks/cluster_load.py --mode single --games 100
 
-The cluster run uses a fresh PostgreSQL database (``--database``, default
-``durak_bench``, dropped and created on ``--pg``) and Redis (``--redis``) under a
-fresh key prefix; the single run uses a fresh SQLite file and the in-memory layer.
+The cluster run uses a fresh PostgreSQL database on ``--pg`` (``--database``,
+default ``durak_bench_<pid>``, so two runs at once never share one; dropped after
+the check unless ``--keep-database``) and Redis (``--redis``) under a fresh key
+prefix; the single run uses a fresh SQLite file and the in-memory layer.
+
+The load client tunes its own garbage collector as the server does
+(``durak_site.server_gc``): a full collection of its thousand sockets would
+otherwise stall it, and that pause would be counted as the server's latency.
+``--trace FILE`` writes each action's start and latency, to see when slow ones
+happen.
 """
 
 from __future__ import annotations
@@ -175,6 +182,14 @@ class Stats:
     rematches: int = 0
     connect_retries: int = 0
     socket_drops: int = 0
+    # (seconds since play started, latency) per acknowledged action, for --trace.
+    timeline: list[tuple[float, float]] = field(default_factory=list)
+    # How late this client's own event loop woke up for a 10 ms timer.
+    loop_lags: list[float] = field(default_factory=list)
+    frame_bytes: int = 0
+    frames: int = 0
+    started: float = 0.0
+    started_wall: float = 0.0
 
 
 class Seat:
@@ -187,6 +202,8 @@ class Seat:
         self.waiters: list[tuple[int, asyncio.Future]] = []
         self.reader: asyncio.Task | None = None
         self.errors: list[str] = []
+        self.received_bytes = 0
+        self.received_frames = 0
 
     async def open(self) -> int:
         """Connect, retrying like the page's ws extension does; returns the retries needed."""
@@ -218,6 +235,8 @@ class Seat:
             async for frame in self.conn:
                 if isinstance(frame, bytes):
                     frame = frame.decode()
+                self.received_bytes += len(frame)
+                self.received_frames += 1
                 if ERROR in frame:
                     self.errors.append(re.sub(r"<[^>]+>", "", frame)[:200])
                 found = VERSION.search(frame)
@@ -364,6 +383,7 @@ async def drive(table: dict, seats: list[Seat], stats: Stats, stop_at: float, ar
             game, version = await recover(table, seats, stats, str(action))
             continue
         stats.latencies.append(max(seen) - sent)
+        stats.timeline.append((sent - stats.started, max(seen) - sent))
         acknowledged.append(str(action))
         game.apply(action)
         version += 1
@@ -399,22 +419,46 @@ async def run_load(tables: list[dict], urls: list[str], args) -> tuple[Stats, fl
         await asyncio.gather(*(s.wait_version(table["version"]) for s in seats))
     # Every connect pushes a presence update to the table: let that backlog drain first.
     await asyncio.sleep(args.settle)
-    started = time.perf_counter()
+    started = stats.started = time.perf_counter()
+    stats.started_wall = time.time()
     stop_at = started + args.duration
+    lag_watch = asyncio.ensure_future(watch_loop_lag(stats, stop_at))
     outcomes = await asyncio.gather(
         *(drive(t, seats_of[t["id"]], stats, stop_at, args) for t in tables),
         return_exceptions=True,
     )
+    await lag_watch
     stats.errors.extend(f"driver: {o!r}" for o in outcomes if isinstance(o, BaseException))
     elapsed = time.perf_counter() - started
     for seats in seats_of.values():
         for seat in seats:
             stats.errors.extend(f"match {seat.match_id}: {e}" for e in seat.errors)
+    for seats in seats_of.values():
+        for seat in seats:
+            stats.frame_bytes += seat.received_bytes
+            stats.frames += seat.received_frames
     await asyncio.gather(*(s.close() for seats in seats_of.values() for s in seats))
     return stats, elapsed, connect_seconds
 
 
+async def watch_loop_lag(stats: Stats, stop_at: float) -> None:
+    """Sample this client's own scheduling delay, which would otherwise pass for latency."""
+    while time.perf_counter() < stop_at:
+        before = time.perf_counter()
+        await asyncio.sleep(0.01)
+        stats.loop_lags.append(time.perf_counter() - before - 0.01)
+
+
 # ----------------------------------------------------------------- checks
+
+
+def drop_database(args: argparse.Namespace) -> None:
+    import psycopg
+    from django.db import connections
+
+    connections.close_all()
+    with psycopg.connect(f"{args.pg.rstrip('/')}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
 
 
 def check_database(stats: Stats) -> dict[str, int]:
@@ -476,6 +520,13 @@ def machine() -> str:
     )
 
 
+def peak_rss_mb_of(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return float("nan")
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -495,12 +546,18 @@ def run_one(args) -> dict:
     cluster = Cluster([free_port() for _ in range(processes)], env=env, log_dir=workdir)
     progress(f"{len(tables)} tables ready in {seed_seconds:.0f} s; starting {processes} daphne")
     cluster.start(timeout=120)
+    from durak_site.server_gc import parse_thresholds, tune_for_server
+
+    tune_for_server(parse_thresholds(os.environ.get("SERVER_GC_THRESHOLDS", "50000,20,1000")))
     try:
         stats, elapsed, connect_seconds = asyncio.run(run_load(tables, cluster.urls, args))
+        peak_rss_mb = [peak_rss_mb_of(node.process.pid) for node in cluster.nodes]
     finally:
         cluster.stop()
     progress("checking the database")
     checks = check_database(stats)
+    if args.mode == "cluster" and not args.keep_database:
+        drop_database(args)
     latencies_ms = [x * 1000 for x in stats.latencies]
     result = {
         "mode": args.mode,
@@ -523,8 +580,17 @@ def run_one(args) -> dict:
         "connect_retries": stats.connect_retries,
         "socket_drops": stats.socket_drops,
         "seed_s": round(seed_seconds, 1),
+        "client_lag_p99_ms": round(1000 * percentile(stats.loop_lags, 99), 1),
+        "client_lag_max_ms": round(1000 * max(stats.loop_lags, default=0), 1),
+        "server_peak_rss_mb": peak_rss_mb,
+        "mean_frame_bytes": round(stats.frame_bytes / stats.frames) if stats.frames else 0,
         **checks,
     }
+    if args.trace:
+        with open(args.trace, "w") as trace:
+            trace.write(f"# play started at unix time {stats.started_wall:.3f}\n")
+            for at, latency in stats.timeline:
+                trace.write(f"{at:.3f} {1000 * latency:.1f}\n")
     for error in stats.errors[:10]:
         print(f"  error: {error}", file=sys.stderr)
     return result
@@ -540,7 +606,10 @@ def print_result(result: dict) -> None:
         f"non-player moves {result['non_player_moves']}; rematches {result['rematches']}; "
         f"{2 * result['games']} sockets connected in {result['connect_s']} s "
         f"({result['connect_retries']} connect retries); "
-        f"sockets dropped by the server {result['socket_drops']}",
+        f"sockets dropped by the server {result['socket_drops']}; "
+        f"load client's own loop lag p99 {result['client_lag_p99_ms']} ms, "
+        f"max {result['client_lag_max_ms']} ms; mean frame {result['mean_frame_bytes']} bytes; "
+        f"server peak RSS {' + '.join(str(mb) for mb in result['server_peak_rss_mb'])} MB",
         flush=True,
     )
 
@@ -558,7 +627,8 @@ def main() -> int:
     )
     parser.add_argument("--single-games", type=int, default=None, help="games for the SQLite run")
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
-    parser.add_argument("--database", default="durak_bench")
+    parser.add_argument("--database", default=None, help="default: durak_bench_<pid>")
+    parser.add_argument("--keep-database", action="store_true")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--connect-concurrency", type=int, default=10)
     parser.add_argument(
@@ -566,11 +636,15 @@ def main() -> int:
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON (one run)")
     parser.add_argument(
+        "--trace", default=None, help="write 'seconds-into-play latency-ms' per action (one run)"
+    )
+    parser.add_argument(
         "--debug",
         action="store_true",
         help="serve with DJANGO_DEBUG=1 instead of production settings",
     )
     args = parser.parse_args()
+    args.database = args.database or f"durak_bench_{os.getpid()}"
 
     if args.mode != "both":
         result = run_one(args)
@@ -598,8 +672,8 @@ def main() -> int:
             ",".join(str(x) for x in args.think),
             "--pg",
             args.pg,
-            "--database",
-            args.database,
+            *(["--database", args.database] if args.database else []),
+            *(["--keep-database"] if args.keep_database else []),
             "--redis",
             args.redis,
             "--connect-concurrency",
