@@ -144,7 +144,8 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels-redis, receiving in batches (durak_site.channel_layers).
+            "BACKEND": "durak_site.channel_layers.RedisChannelLayer",
             "CONFIG": {
                 # redis-py's default 5 s socket timeout equals channels-redis'
                 # blocking read of 5 s, so an idle consumer could time out on its
@@ -164,7 +165,7 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "durak_site.channel_layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Collector thresholds of a server process (durak_site.server_gc); set it empty

@@ -80,7 +80,7 @@ def test_default_settings_are_sqlite_wal_and_in_memory_layer():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.sqlite3",
-        "channels.layers.InMemoryChannelLayer",
+        "durak_site.channel_layers.InMemoryChannelLayer",
         "wal",
         "True",
     ]
@@ -104,6 +104,6 @@ def test_urls_switch_to_postgres_and_redis():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.postgresql",
-        "channels_redis.core.RedisChannelLayer",
+        "durak_site.channel_layers.RedisChannelLayer",
         "django.core.cache.backends.redis.RedisCache",
     ]

@@ -1,0 +1,162 @@
+"""The site's channel layers: the libraries' own, each with one hot path made cheaper.
+
+``RedisChannelLayer``: channels-redis receives a process's messages one at a time.
+For each one it runs a script, a BZPOPMIN, a ZADD to a backup set and a ZPOPMIN from
+it, four round trips in a row, and it hands a lock from socket to socket in between.
+A process with hundreds of sockets gets a push for each of them on every move, and
+it fell behind by hundreds of milliseconds under load (docs/performance.md,
+"Cluster load").  Here one task per process and event loop drains the process's
+queue in batches, with ZPOPMIN and a count, blocking on BZPOPMIN only when the queue
+is empty.  It hands each message to its socket's mailbox.
+
+The backup set is given up.  Without it, a message popped by a process that dies at
+that instant is lost.  It was for that process's own sockets, which die with it, and
+every reconnect renders the whole table anyway.
+
+``InMemoryChannelLayer``: channels' in-memory layer scans every channel and group for
+expired messages on each receive.  With a thousand sockets that scan took a tenth of
+the process's time.  Here it runs at most once a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import types
+from typing import Any
+
+from channels.layers import InMemoryChannelLayer as BaseInMemoryChannelLayer
+from channels_redis.core import BoundedQueue
+from channels_redis.core import RedisChannelLayer as BaseRedisChannelLayer
+
+logger = logging.getLogger(__name__)
+
+
+class RedisChannelLayer(BaseRedisChannelLayer):
+    """channels-redis, receiving this process's messages in batches."""
+
+    receive_batch = 100
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._mailboxes: dict[str, asyncio.Queue] = {}
+        # One pump per event loop and process channel ("specific.<id>!", "healthz.<id>!").
+        self._pumps: dict[tuple[asyncio.AbstractEventLoop, str], asyncio.Task] = {}
+
+    async def new_channel(self, prefix: str = "specific") -> str:
+        channel = await super().new_channel(prefix)
+        # From now on the pump keeps this socket's messages, even before it first asks.
+        self._mailbox(channel)
+        return channel
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        if "!" not in channel:
+            return await super().receive(channel)
+        assert self.require_valid_channel_name(channel)
+        self._ensure_pump(self.non_local_name(channel))
+        mailbox = self._mailbox(channel)
+        try:
+            return await mailbox.get()
+        except asyncio.CancelledError:
+            # The socket is closing: what comes for it later has nobody to go to.
+            self._mailboxes.pop(channel, None)
+            raise
+
+    async def close_pools(self) -> None:
+        loop = asyncio.get_running_loop()
+        pumps = [self._pumps.pop(key) for key in list(self._pumps) if key[0] is loop]
+        for pump in pumps:
+            pump.cancel()
+        await asyncio.gather(*pumps, return_exceptions=True)
+        await super().close_pools()
+
+    def _mailbox(self, channel: str) -> asyncio.Queue:
+        mailbox = self._mailboxes.get(channel)
+        if mailbox is None:
+            mailbox = self._mailboxes[channel] = BoundedQueue(self.get_capacity(channel))
+        return mailbox
+
+    def _ensure_pump(self, process_channel: str) -> None:
+        loop = asyncio.get_running_loop()
+        pump = self._pumps.get((loop, process_channel))
+        if pump is not None and not pump.done():
+            return
+        if not any(key[0] is loop for key in self._pumps):
+            self._stop_pumps_on_close(loop)
+        self._pumps = {
+            key: task
+            for key, task in self._pumps.items()
+            if not key[0].is_closed() and not task.done()
+        }
+        self._pumps[loop, process_channel] = loop.create_task(self._pump(process_channel))
+
+    def _stop_pumps_on_close(self, loop: asyncio.AbstractEventLoop) -> None:
+        original_close = loop.close
+
+        def close(this: asyncio.AbstractEventLoop) -> None:
+            pumps = [self._pumps.pop(key) for key in list(self._pumps) if key[0] is loop]
+            pumps = [pump for pump in pumps if not pump.done()]
+            if pumps and not loop.is_running():
+                for pump in pumps:
+                    pump.cancel()
+                loop.run_until_complete(asyncio.gather(*pumps, return_exceptions=True))
+            this.close = original_close
+            original_close()
+
+        loop.close = types.MethodType(close, loop)
+
+    async def _pump(self, process_channel: str) -> None:
+        index = self.consistent_hash(process_channel)
+        key = self.prefix + process_channel
+        this_task = asyncio.current_task()
+        while True:
+            # On Python 3.11 redis-py's socket writes go through asyncio.wait_for, which
+            # can swallow a cancellation that lands as the write completes: look for
+            # one after every call instead of trusting it to be raised.
+            if this_task.cancelling():
+                raise asyncio.CancelledError
+            try:
+                connection = self.connection(index)
+                contents = [
+                    member for member, _ in await connection.zpopmin(key, self.receive_batch)
+                ]
+                if not contents and not this_task.cancelling():
+                    popped = await connection.bzpopmin(key, timeout=self.brpop_timeout)
+                    contents = [popped[1]] if popped is not None else []
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if this_task.cancelling():
+                    raise asyncio.CancelledError from None
+                logger.exception("receiving from Redis failed; trying again in a second")
+                await asyncio.sleep(1)
+                continue
+            for content in contents:
+                self._deliver(self.deserialize(content))
+
+    def _deliver(self, message: dict[str, Any]) -> None:
+        targets = message.pop("__asgi_channel__", None)
+        if isinstance(targets, str):
+            targets = [targets]
+        for channel in targets or ():
+            mailbox = self._mailboxes.get(channel)
+            if mailbox is not None:
+                mailbox.put_nowait(dict(message))
+
+
+class InMemoryChannelLayer(BaseInMemoryChannelLayer):
+    """channels' in-memory layer, looking for expired messages at most once a second."""
+
+    clean_interval = 1.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._cleaned_at = float("-inf")
+
+    def _clean_expired(self) -> None:
+        now = time.monotonic()
+        if now - self._cleaned_at < self.clean_interval:
+            return
+        self._cleaned_at = now
+        super()._clean_expired()
