@@ -142,3 +142,34 @@ def test_channels_with_different_prefixes_on_one_loop_both_receive():
         await layer.flush()
 
     asyncio.run(scenario())
+
+
+@needs_redis
+def test_a_group_send_keeps_the_queue_capacity_and_the_group_expiry():
+    async def scenario():
+        prefix = f"durak-test-{uuid.uuid4().hex[:10]}"
+        url = isolated_redis_url(os.environ["REDIS_URL"])
+        layer = RedisChannelLayer(hosts=[url], prefix=prefix, capacity=2, group_expiry=2)
+        sender = RedisChannelLayer(hosts=[url], prefix=prefix, capacity=2, group_expiry=2)
+        channel = await layer.new_channel()
+        await layer.group_add("g", channel)
+        # Nobody receives yet: the process queue fills up at two and drops the third.
+        for number in range(3):
+            await sender.group_send("g", {"type": "m", "n": number})
+        assert [m["n"] for m in await receive_all(layer, channel, 2)] == [0, 1]
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(layer.receive(channel), 0.5)
+        # A membership older than the group expiry is dropped instead of served.
+        await asyncio.sleep(3.1)
+        waiting = asyncio.ensure_future(layer.receive(channel))
+        await asyncio.sleep(0.1)
+        await sender.group_send("g", {"type": "m", "n": 3})
+        await asyncio.sleep(0.5)
+        assert not waiting.done()
+        # The same wait does get a message sent to the channel itself.
+        await sender.send(channel, {"type": "m", "n": 4})
+        assert (await asyncio.wait_for(waiting, 10))["n"] == 4
+        await layer.flush()
+        await sender.close_pools()
+
+    asyncio.run(scenario())
