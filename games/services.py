@@ -145,7 +145,8 @@ def _lock(match_id: int, *, skip_locked: bool = False) -> Match | None:
     qs = Match.objects.select_for_update(
         skip_locked=skip_locked and connection.features.has_select_for_update_skip_locked
     )
-    return qs.filter(pk=match_id).first()
+    # Not .first(): its ORDER BY is one more clause to compile on every move.
+    return next(iter(qs.filter(pk=match_id)), None)
 
 
 def _locked_or_refuse(match: Match | int) -> Match:
