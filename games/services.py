@@ -156,6 +156,26 @@ def _locked_or_refuse(match: Match | int) -> Match:
     return locked
 
 
+def _lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
+    """The match, locked as by ``_lock``, and its seats with their users: one query.
+
+    Every move takes this path, and one statement instead of two is one database
+    round trip less while the process's other tables wait for the interpreter.
+    """
+    seats = list(
+        Seat.objects.select_for_update(of=("match",))
+        .select_related("match", "user")
+        .filter(match_id=match_id)
+        .order_by("number")
+    )
+    if not seats:
+        return _locked_or_refuse(match_id), []
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
+    return match, seats
+
+
 def _seats(match: Match) -> list[Seat]:
     # With the users: the pushes after this change render names from these rows.
     return list(Seat.objects.filter(match_id=match.pk).select_related("user").order_by("number"))
@@ -549,7 +569,7 @@ def apply_action(
             raise ActionRefused(_("The move carries no table version."), code="malformed") from None
         now = now or timezone.now()
         with transaction.atomic():
-            match = _locked_or_refuse(match_id)
+            match, seats = _lock_with_seats(match_id)
             if match.status != Match.Status.PLAYING:
                 raise ActionRefused(_("No game is in progress at this table."), code="not_playing")
             if expected != match.version:
@@ -557,7 +577,6 @@ def apply_action(
                     _("The table changed before your move arrived; please try again."),
                     code="stale",
                 )
-            seats = _seats(match)
             seat = _seat_of(seats, user_or_seat)
             if seat is None:
                 raise ActionRefused(_("You have no seat at this table."), code="not_seated")
