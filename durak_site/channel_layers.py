@@ -28,6 +28,7 @@ import asyncio
 import logging
 import time
 import types
+import weakref
 from typing import Any
 
 from channels.layers import InMemoryChannelLayer as BaseInMemoryChannelLayer
@@ -66,6 +67,7 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         self._mailboxes: dict[str, asyncio.Queue] = {}
         # One pump per event loop and process channel ("specific.<id>!", "healthz.<id>!").
         self._pumps: dict[tuple[asyncio.AbstractEventLoop, str], asyncio.Task] = {}
+        self._loops_hooked: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 
     async def new_channel(self, prefix: str = "specific") -> str:
         channel = await super().new_channel(prefix)
@@ -124,7 +126,8 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         pump = self._pumps.get((loop, process_channel))
         if pump is not None and not pump.done():
             return
-        if not any(key[0] is loop for key in self._pumps):
+        if loop not in self._loops_hooked:
+            self._loops_hooked.add(loop)
             self._stop_pumps_on_close(loop)
         self._pumps = {
             key: task
