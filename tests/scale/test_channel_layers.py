@@ -17,10 +17,12 @@ needs_redis = pytest.mark.skipif(
 )
 
 
-def redis_layer(prefix: str) -> RedisChannelLayer:
-    return RedisChannelLayer(
-        hosts=[isolated_redis_url(os.environ["REDIS_URL"])], prefix=prefix, capacity=1500
-    )
+def redis_layers(processes: int, **config: int) -> list[RedisChannelLayer]:
+    """One layer per simulated server process, all on a key prefix of this test only."""
+    prefix = f"durak-test-{uuid.uuid4().hex[:10]}"
+    url = isolated_redis_url(os.environ["REDIS_URL"])
+    config = {"capacity": 1500, **config}
+    return [RedisChannelLayer(hosts=[url], prefix=prefix, **config) for _ in range(processes)]
 
 
 async def receive_all(layer, channel: str, count: int, timeout: float = 10.0) -> list[dict]:
@@ -30,8 +32,7 @@ async def receive_all(layer, channel: str, count: int, timeout: float = 10.0) ->
 @needs_redis
 def test_a_burst_to_many_sockets_of_one_process_arrives_complete_and_in_order():
     async def scenario():
-        prefix = f"durak-test-{uuid.uuid4().hex[:10]}"
-        process, other_process = redis_layer(prefix), redis_layer(prefix)
+        process, other_process = redis_layers(2)
         channels = [await process.new_channel() for _ in range(5)]
         # More than one batch of the pump, sent by another process, interleaved.
         for number in range(60):
@@ -51,8 +52,7 @@ def test_a_burst_to_many_sockets_of_one_process_arrives_complete_and_in_order():
 @needs_redis
 def test_a_group_message_reaches_each_member_once_across_processes():
     async def scenario():
-        prefix = f"durak-test-{uuid.uuid4().hex[:10]}"
-        first, second = redis_layer(prefix), redis_layer(prefix)
+        first, second = redis_layers(2)
         a1, a2, b1 = (
             await first.new_channel(),
             await first.new_channel(),
@@ -79,8 +79,7 @@ def test_a_group_message_reaches_each_member_once_across_processes():
 @needs_redis
 def test_a_closed_socket_drops_its_later_messages_and_the_others_still_get_theirs():
     async def scenario():
-        prefix = f"durak-test-{uuid.uuid4().hex[:10]}"
-        layer = redis_layer(prefix)
+        (layer,) = redis_layers(1)
         closing, staying = await layer.new_channel(), await layer.new_channel()
         waiting = asyncio.ensure_future(layer.receive(closing))
         await asyncio.sleep(0.1)
@@ -131,8 +130,7 @@ def test_channels_with_different_prefixes_on_one_loop_both_receive():
     # The health check's "healthz." channel and the sockets' "specific." channels are
     # separate queues in Redis, each drained by its own pump.
     async def scenario():
-        prefix = f"durak-test-{uuid.uuid4().hex[:10]}"
-        layer = redis_layer(prefix)
+        (layer,) = redis_layers(1)
         health = await layer.new_channel("healthz.")
         await layer.send(health, {"type": "ping"})
         assert await asyncio.wait_for(layer.receive(health), 10) == {"type": "ping"}
@@ -147,10 +145,7 @@ def test_channels_with_different_prefixes_on_one_loop_both_receive():
 @needs_redis
 def test_a_group_send_keeps_the_queue_capacity_and_the_group_expiry():
     async def scenario():
-        prefix = f"durak-test-{uuid.uuid4().hex[:10]}"
-        url = isolated_redis_url(os.environ["REDIS_URL"])
-        layer = RedisChannelLayer(hosts=[url], prefix=prefix, capacity=2, group_expiry=2)
-        sender = RedisChannelLayer(hosts=[url], prefix=prefix, capacity=2, group_expiry=2)
+        layer, sender = redis_layers(2, capacity=2, group_expiry=2)
         channel = await layer.new_channel()
         await layer.group_add("g", channel)
         # Nobody receives yet: the process queue fills up at two and drops the third.
