@@ -433,8 +433,6 @@ async def run_load(tables: list[dict], urls: list[str], args) -> tuple[Stats, fl
     for seats in seats_of.values():
         for seat in seats:
             stats.errors.extend(f"match {seat.match_id}: {e}" for e in seat.errors)
-    for seats in seats_of.values():
-        for seat in seats:
             stats.frame_bytes += seat.received_bytes
             stats.frames += seat.received_frames
     await asyncio.gather(*(s.close() for seats in seats_of.values() for s in seats))
@@ -546,9 +544,11 @@ def run_one(args) -> dict:
     cluster = Cluster([free_port() for _ in range(processes)], env=env, log_dir=workdir)
     progress(f"{len(tables)} tables ready in {seed_seconds:.0f} s; starting {processes} daphne")
     cluster.start(timeout=120)
-    from durak_site.server_gc import parse_thresholds, tune_for_server
+    from django.conf import settings
 
-    tune_for_server(parse_thresholds(os.environ.get("SERVER_GC_THRESHOLDS", "50000,20,1000")))
+    from durak_site.server_gc import tune_for_server
+
+    tune_for_server(settings.SERVER_GC_THRESHOLDS)
     try:
         stats, elapsed, connect_seconds = asyncio.run(run_load(tables, cluster.urls, args))
         peak_rss_mb = [peak_rss_mb_of(node.process.pid) for node in cluster.nodes]
@@ -672,7 +672,8 @@ def main() -> int:
             ",".join(str(x) for x in args.think),
             "--pg",
             args.pg,
-            *(["--database", args.database] if args.database else []),
+            "--database",
+            args.database,
             *(["--keep-database"] if args.keep_database else []),
             "--redis",
             args.redis,
