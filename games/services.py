@@ -162,11 +162,13 @@ def _lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
     Every move takes this path, and one statement instead of two is one database
     round trip less while the process's other tables wait for the interpreter.
     """
-    seats = list(
+    seats = sorted(
         Seat.objects.select_for_update(of=("match",))
         .select_related("match", "user")
         .filter(match_id=match_id)
-        .order_by("number")
+        # Sorted here: an ORDER BY is one more clause to compile on every move.
+        .order_by(),
+        key=lambda seat: seat.number,
     )
     if not seats:
         return _locked_or_refuse(match_id), []
