@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connections
 from django.utils.html import escape
@@ -78,7 +79,23 @@ def _playing_game(match_id: int) -> Any:
     return services.load_game(match) if match.status == Match.Status.PLAYING else None
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class PoolConsumer(AsyncWebsocketConsumer):
+    """A consumer whose database work all runs on the pool (``on_db_thread``).
+
+    channels closes the old database connections of its shared sync thread before
+    every message, a round trip through that thread for each frame and push.  These
+    consumers never use that thread's connection, and every pool call closes the old
+    connections of its own thread, so they dispatch without it.
+    """
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class TableConsumer(PoolConsumer):
     """``/ws/games/<id>/``: pushes this viewer's table; receives actions, chat, sync."""
 
     viewer: rendering.Viewer | None = None
@@ -267,7 +284,7 @@ def _lobby_html() -> str:
     return render_open_tables()
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(PoolConsumer):
     """``/ws/lobby/``: the open-tables list, pushed whenever a table opens or fills."""
 
     async def connect(self) -> None:
