@@ -9,9 +9,14 @@ it fell behind by hundreds of milliseconds under load (docs/performance.md,
 queue in batches, with ZPOPMIN and a count, blocking on BZPOPMIN only when the queue
 is empty.  It hands each message to its socket's mailbox.
 
-A group send takes two round trips instead of four: the group's expired members are
-dropped and the rest read in one pipeline, and one script drops each queue's expired
-messages and appends the new one.
+A group send is one script, one round trip instead of four: it drops the group's
+expired members, and appends one entry to each process queue that has members, naming
+them.  The entry is this module's own format (a ``g`` tag, a nonce, the channels, the
+message), so every process must run this layer; everything else it writes carries an
+``m`` tag in front of channels-redis' own format.  The script reads keys it was not
+given, which a single Redis server allows: with several hosts, or with per-channel
+capacities, a group send takes the two-step path instead (a pipeline for the members,
+then a script for the queues).
 
 The backup set is given up.  Without it, a message popped by a process that dies at
 that instant is lost.  It was for that process's own sockets, which die with it, and
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 import types
 import weakref
@@ -55,6 +61,41 @@ for i = 1, #KEYS do
 end
 return full
 """
+
+# KEYS: the group; ARGV: the key prefix, the group's expiry cutoff, the time, the
+# message expiry, the queue capacity, the entry's head (tag and nonce), the message.
+# Returns how many queues were full, and the members that are not process channels.
+_GROUP_SEND = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, tonumber(ARGV[2]))
+local queues, order, others = {}, {}, {}
+for _, channel in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+    local bang = string.find(channel, '!', 1, true)
+    if bang then
+        local key = ARGV[1] .. string.sub(channel, 1, bang)
+        if queues[key] == nil then
+            queues[key] = {}
+            table.insert(order, key)
+        end
+        table.insert(queues[key], channel)
+    else
+        table.insert(others, channel)
+    end
+end
+local now, expiry, capacity = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local full = 0
+for _, key in ipairs(order) do
+    redis.call('ZREMRANGEBYSCORE', key, 0, math.floor(now) - expiry)
+    if redis.call('ZCARD', key) < capacity then
+        redis.call('ZADD', key, now, ARGV[6] .. table.concat(queues[key], ',') .. '\\n' .. ARGV[7])
+        redis.call('EXPIRE', key, expiry)
+    else
+        full = full + 1
+    end
+end
+return {full, others}
+"""
+_GROUP_ENTRY = b"g"
+_MESSAGE_ENTRY = b"m"
 
 
 class RedisChannelLayer(BaseRedisChannelLayer):
@@ -88,8 +129,38 @@ class RedisChannelLayer(BaseRedisChannelLayer):
             self._mailboxes.pop(channel, None)
             raise
 
+    def serialize(self, message: dict[str, Any]) -> bytes:
+        return _MESSAGE_ENTRY + super().serialize(message)
+
+    def deserialize(self, message: bytes) -> dict[str, Any]:
+        return super().deserialize(message[len(_MESSAGE_ENTRY) :])
+
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         assert self.require_valid_group_name(group), "Group name not valid"
+        if len(self.hosts) == 1 and not self.channel_capacity:
+            await self._group_send_in_one_script(group, message)
+        else:
+            await self._group_send_in_two_steps(group, message)
+
+    async def _group_send_in_one_script(self, group: str, message: dict[str, Any]) -> None:
+        full, others = await self.connection(0).eval(
+            _GROUP_SEND,
+            1,
+            self._group_key(group),
+            self.prefix,
+            int(time.time()) - self.group_expiry,
+            time.time(),
+            int(self.expiry),
+            self.capacity,
+            _GROUP_ENTRY + secrets.token_bytes(12),
+            self._serializer.serialize(message),
+        )
+        if full:
+            logger.info("%s queues full in group %s", full, group)
+        for channel in others:
+            await self.send(channel.decode(), message)
+
+    async def _group_send_in_two_steps(self, group: str, message: dict[str, Any]) -> None:
         key = self._group_key(group)
         connection = self.connection(self.consistent_hash(group))
         async with connection.pipeline(transaction=False) as pipe:
@@ -178,12 +249,18 @@ class RedisChannelLayer(BaseRedisChannelLayer):
                 await asyncio.sleep(1)
                 continue
             for content in contents:
-                self._deliver(self.deserialize(content))
+                self._deliver(content)
 
-    def _deliver(self, message: dict[str, Any]) -> None:
-        targets = message.pop("__asgi_channel__", None)
-        if isinstance(targets, str):
-            targets = [targets]
+    def _deliver(self, content: bytes) -> None:
+        if content.startswith(_GROUP_ENTRY):
+            channels, _, body = content[len(_GROUP_ENTRY) + 12 :].partition(b"\n")
+            targets = channels.decode().split(",")
+            message = self._serializer.deserialize(body)
+        else:
+            message = self.deserialize(content)
+            targets = message.pop("__asgi_channel__", None)
+            if isinstance(targets, str):
+                targets = [targets]
         for channel in targets or ():
             mailbox = self._mailboxes.get(channel)
             if mailbox is not None:

@@ -50,9 +50,14 @@ def test_a_burst_to_many_sockets_of_one_process_arrives_complete_and_in_order():
 
 
 @needs_redis
-def test_a_group_message_reaches_each_member_once_across_processes():
+@pytest.mark.parametrize(
+    "config",
+    [{}, {"channel_capacity": {"other.*": 10}}],
+    ids=["one script", "two steps (per-channel capacities)"],
+)
+def test_a_group_message_reaches_each_member_once_across_processes(config):
     async def scenario():
-        first, second = redis_layers(2)
+        first, second = redis_layers(2, **config)
         a1, a2, b1 = (
             await first.new_channel(),
             await first.new_channel(),
@@ -60,18 +65,33 @@ def test_a_group_message_reaches_each_member_once_across_processes():
         )
         for channel, layer in ((a1, first), (a2, first), (b1, second)):
             await layer.group_add("match-1", channel)
-        await second.group_send("match-1", {"type": "match.changed", "version": 7})
+        # Separators of the group entry inside the message itself change nothing.
+        message = {"type": "match.changed", "version": 7, "text": "a,b\nc!d"}
+        await second.group_send("match-1", message)
         for layer, channel in ((first, a1), (first, a2), (second, b1)):
-            assert await asyncio.wait_for(layer.receive(channel), 10) == {
-                "type": "match.changed",
-                "version": 7,
-            }
+            assert await asyncio.wait_for(layer.receive(channel), 10) == message
         # Nothing more is queued for anybody.
         for layer, channel in ((first, a1), (first, a2), (second, b1)):
             with pytest.raises(TimeoutError):
                 await asyncio.wait_for(layer.receive(channel), 0.3)
         await first.flush()
         await second.close_pools()
+
+    asyncio.run(scenario())
+
+
+@needs_redis
+def test_a_group_member_that_is_not_a_process_channel_gets_the_message_too():
+    async def scenario():
+        layer, sender = redis_layers(2)
+        socket = await layer.new_channel()
+        await layer.group_add("g", socket)
+        await layer.group_add("g", "worker.tasks")
+        await sender.group_send("g", {"type": "m", "n": 1})
+        assert await asyncio.wait_for(layer.receive(socket), 10) == {"type": "m", "n": 1}
+        assert await asyncio.wait_for(layer.receive("worker.tasks"), 10) == {"type": "m", "n": 1}
+        await layer.flush()
+        await sender.close_pools()
 
     asyncio.run(scenario())
 
