@@ -6,8 +6,9 @@ it, four round trips in a row, and it hands a lock from socket to socket in betw
 A process with hundreds of sockets gets a push for each of them on every move, and
 it fell behind by hundreds of milliseconds under load (docs/performance.md,
 "Cluster load").  Here one task per process and event loop drains the process's
-queue in batches, with ZPOPMIN and a count, blocking on BZPOPMIN only when the queue
-is empty.  It hands each message to its socket's mailbox.
+queue in batches with BZMPOP, one command that waits for the queue and takes up to a
+batch (on Redis before 7.0, ZPOPMIN with a count, then BZPOPMIN when the queue is
+empty).  It hands each message to its socket's mailbox.
 
 A group send is one script, one round trip instead of four: it drops the group's
 expired members, and appends one entry to each process queue that has members, naming
@@ -40,6 +41,7 @@ from typing import Any
 from channels.layers import InMemoryChannelLayer as BaseInMemoryChannelLayer
 from channels_redis.core import BoundedQueue
 from channels_redis.core import RedisChannelLayer as BaseRedisChannelLayer
+from redis.exceptions import ResponseError
 
 logger = logging.getLogger(__name__)
 
@@ -109,6 +111,8 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         # One pump per event loop and process channel ("specific.<id>!", "healthz.<id>!").
         self._pumps: dict[tuple[asyncio.AbstractEventLoop, str], asyncio.Task] = {}
         self._loops_hooked: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+        # BZMPOP (Redis 7) waits for and takes a batch in one command.
+        self._blocking_batch_pop = True
 
     async def new_channel(self, prefix: str = "specific") -> str:
         channel = await super().new_channel(prefix)
@@ -233,13 +237,7 @@ class RedisChannelLayer(BaseRedisChannelLayer):
             if this_task.cancelling():
                 raise asyncio.CancelledError
             try:
-                connection = self.connection(index)
-                contents = [
-                    member for member, _ in await connection.zpopmin(key, self.receive_batch)
-                ]
-                if not contents and not this_task.cancelling():
-                    popped = await connection.bzpopmin(key, timeout=self.brpop_timeout)
-                    contents = [popped[1]] if popped is not None else []
+                contents = await self._pop_batch(self.connection(index), key)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -250,6 +248,25 @@ class RedisChannelLayer(BaseRedisChannelLayer):
                 continue
             for content in contents:
                 self._deliver(content)
+
+    async def _pop_batch(self, connection: Any, key: str) -> list[bytes]:
+        """Up to a batch of the queue's messages, waiting a while for one if it is empty."""
+        if self._blocking_batch_pop:
+            try:
+                popped = await connection.bzmpop(
+                    self.brpop_timeout, 1, [key], min=True, count=self.receive_batch
+                )
+            except ResponseError as error:
+                if "unknown command" not in str(error).lower():
+                    raise
+                self._blocking_batch_pop = False  # Redis before 7.0
+            else:
+                return [member for member, _ in popped[1]] if popped else []
+        contents = [member for member, _ in await connection.zpopmin(key, self.receive_batch)]
+        if not contents and not asyncio.current_task().cancelling():
+            popped = await connection.bzpopmin(key, timeout=self.brpop_timeout)
+            contents = [popped[1]] if popped is not None else []
+        return contents
 
     def _deliver(self, content: bytes) -> None:
         if content.startswith(_GROUP_ENTRY):

@@ -8,6 +8,8 @@ import uuid
 
 import pytest
 from channels.layers import InMemoryChannelLayer as BaseInMemoryChannelLayer
+from redis.asyncio import Redis
+from redis.exceptions import ResponseError
 
 from durak_site.channel_layers import InMemoryChannelLayer, RedisChannelLayer
 from tests.scale.conftest import isolated_redis_url
@@ -30,7 +32,15 @@ async def receive_all(layer, channel: str, count: int, timeout: float = 10.0) ->
 
 
 @needs_redis
-def test_a_burst_to_many_sockets_of_one_process_arrives_complete_and_in_order():
+@pytest.mark.parametrize("server", ["Redis 7", "Redis before 7.0"])
+def test_a_burst_to_many_sockets_of_one_process_arrives_complete_and_in_order(server, monkeypatch):
+    if server == "Redis before 7.0":
+
+        async def unknown(*args, **kwargs):
+            raise ResponseError("unknown command 'BZMPOP', with args beginning with: ")
+
+        monkeypatch.setattr(Redis, "bzmpop", unknown)
+
     async def scenario():
         process, other_process = redis_layers(2)
         channels = [await process.new_channel() for _ in range(5)]
@@ -43,6 +53,7 @@ def test_a_burst_to_many_sockets_of_one_process_arrives_complete_and_in_order():
             assert [m["n"] for m in messages] == list(range(60))
             assert {m["to"] for m in messages} == {channel}
             assert all("__asgi_channel__" not in m for m in messages)
+        assert process._blocking_batch_pop is (server == "Redis 7")
         await process.flush()
         await other_process.close_pools()
 
