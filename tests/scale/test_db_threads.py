@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
-from asgiref.sync import async_to_sync
 from django.db import OperationalError, connection
 
 from games import db_threads
@@ -30,7 +32,10 @@ def one_db_thread(settings, monkeypatch):
 
 
 def on_the_pool(function):
-    return async_to_sync(db_threads.on_db_thread(function))()
+    # An event loop of its own in a thread of its own: a browser test may have left
+    # this thread's loop marked as running (tests/sockets.py, in_own_loop).
+    with ThreadPoolExecutor(max_workers=1) as runner:
+        return runner.submit(asyncio.run, db_threads.on_db_thread(function)()).result()
 
 
 @needs_postgresql
