@@ -98,6 +98,8 @@ return {full, others}
 """
 _GROUP_ENTRY = b"g"
 _MESSAGE_ENTRY = b"m"
+# A group entry's nonce keeps two sends of the same message apart in the sorted set.
+_NONCE_BYTES = 12
 
 
 class RedisChannelLayer(BaseRedisChannelLayer):
@@ -156,7 +158,7 @@ class RedisChannelLayer(BaseRedisChannelLayer):
             time.time(),
             int(self.expiry),
             self.capacity,
-            _GROUP_ENTRY + secrets.token_bytes(12),
+            _GROUP_ENTRY + secrets.token_bytes(_NONCE_BYTES),
             self._serializer.serialize(message),
         )
         if full:
@@ -270,7 +272,7 @@ class RedisChannelLayer(BaseRedisChannelLayer):
 
     def _deliver(self, content: bytes) -> None:
         if content.startswith(_GROUP_ENTRY):
-            channels, _, body = content[len(_GROUP_ENTRY) + 12 :].partition(b"\n")
+            channels, _, body = content[len(_GROUP_ENTRY) + _NONCE_BYTES :].partition(b"\n")
             targets = channels.decode().split(",")
             message = self._serializer.deserialize(body)
         else:
