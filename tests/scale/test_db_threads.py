@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 from django.db import OperationalError, connection
 
 from games import db_threads
+from tests.sockets import db, in_own_loop
 
 needs_postgresql = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="ending a server connection needs PostgreSQL"
@@ -31,28 +29,27 @@ def one_db_thread(settings, monkeypatch):
     db_threads._executor().shutdown()
 
 
-def on_the_pool(function):
-    # An event loop of its own in a thread of its own: a browser test may have left
-    # this thread's loop marked as running (tests/sockets.py, in_own_loop).
-    with ThreadPoolExecutor(max_workers=1) as runner:
-        return runner.submit(asyncio.run, db_threads.on_db_thread(function)()).result()
+def terminate_backend(pid: int) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
 
 
 @needs_postgresql
 @pytest.mark.django_db(transaction=True)
-def test_a_call_after_the_server_ended_the_connection_runs_on_a_new_one(one_db_thread):
-    first = on_the_pool(backend_pid)
-    assert on_the_pool(backend_pid) == first  # the thread keeps it
+@in_own_loop
+async def test_a_call_after_the_server_ended_the_connection_runs_on_a_new_one(one_db_thread):
+    first = await db_threads.on_db_thread(backend_pid)()
+    assert await db_threads.on_db_thread(backend_pid)() == first  # the thread keeps it
 
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_terminate_backend(%s)", [first])
+    await db(terminate_backend, first)
 
-    second = on_the_pool(backend_pid)
+    second = await db_threads.on_db_thread(backend_pid)()
     assert second != first
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_error_on_a_working_connection_is_not_retried(one_db_thread):
+@in_own_loop
+async def test_an_error_on_a_working_connection_is_not_retried(one_db_thread):
     calls = []
 
     def failing() -> None:
@@ -62,5 +59,5 @@ def test_an_error_on_a_working_connection_is_not_retried(one_db_thread):
         raise OperationalError("refused by the database")
 
     with pytest.raises(OperationalError, match="refused by the database"):
-        on_the_pool(failing)
+        await db_threads.on_db_thread(failing)()
     assert len(calls) == 1
