@@ -1,15 +1,19 @@
-"""Querysets the ORM compiles once per connection and then runs again with a new key.
+"""Statements the ORM compiles once per connection, then runs again with new values.
 
-Django builds the SQL of a queryset anew every time it runs.  For the lock query of
-a move (the seats joined to their match and users) that building was a third of the
-move's CPU on the database thread (docs/performance.md), and every move needs the
-same statement with another match id.  A ``CompiledQuery`` lets the ORM compile it
-once per connection, keeps the SQL with the compiler's description of the columns,
-and on each call only executes it and builds the instances, with the ORM's own
-converters and related-object populators, as a plain iteration of the queryset would.
+Django builds the SQL of a queryset, an insert or an update anew every time it runs.
+For a move, the lock query (the seats joined to their match and users) and the two
+writes (the ``Move`` row and the match's new state) are the same three statements
+every time, and building them was a third of the move's CPU (docs/performance.md).
+Here the ORM builds each once per connection; later calls only execute it:
 
-Only querysets of model instances whose one parameter is the key are accepted; a
-queryset that compiles to other parameters is refused when it is first compiled.
+- ``CompiledQuery`` keeps a queryset's SQL with the compiler's description of its
+  columns, and builds instances with the ORM's own converters and related-object
+  populators, as iterating the queryset would;
+- ``CompiledInsert`` and ``CompiledUpdate`` prepare each value as ``save()`` does
+  (``pre_save``, ``get_db_prep_save``) and run the statement the ORM built for it.
+
+They refuse what would make the SQL depend on the values (expressions, fields with
+their own placeholders, further query parameters) instead of running a wrong statement.
 """
 
 from __future__ import annotations
@@ -18,9 +22,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
+from django.db.models.sql.subqueries import InsertQuery, UpdateQuery
 from django.db.transaction import TransactionManagementError
 
 # Compiled with this key, which no real row has, to find the key among the parameters.
@@ -91,3 +96,80 @@ class CompiledQuery:
                 populator.populate(row, obj)
             objects.append(obj)
         return objects
+
+
+def _prepared(field: Any, value: Any, connection: Any) -> Any:
+    if hasattr(value, "resolve_expression"):
+        raise ValueError(f"a compiled statement takes plain values, not {value!r} for {field.name}")
+    return field.get_db_prep_save(value, connection=connection)
+
+
+def _plain_placeholders(fields: list[Any]) -> None:
+    custom = [f.name for f in fields if hasattr(f, "get_placeholder")]
+    if custom:
+        raise ValueError(f"a compiled statement needs plain placeholders, not for {custom}")
+
+
+class CompiledInsert:
+    """Inserts one instance of ``model`` with the ORM's SQL, built once per connection.
+
+    As ``Model.save()`` would for a new row, but nothing comes back: the instance gets
+    no primary key, and no model signals are sent.
+    """
+
+    def __init__(self, model: type[Model]) -> None:
+        meta = model._meta
+        self.model = model
+        self.fields = [f for f in meta.local_concrete_fields if f is not meta.auto_field]
+        _plain_placeholders(self.fields)
+        self._sql = threading.local()
+
+    def insert(self, obj: Model, using: str = DEFAULT_DB_ALIAS) -> None:
+        connection = connections[using]
+        params = [_prepared(f, f.pre_save(obj, True), connection) for f in self.fields]
+        compiled = self._sql.__dict__.get(using)
+        if compiled is None or compiled[0] is not connection:
+            query = InsertQuery(self.model)
+            query.insert_values(self.fields, [obj])
+            [(sql, _params)] = query.get_compiler(connection=connection).as_sql()
+            compiled = self._sql.__dict__[using] = (connection, sql)
+        with connection.cursor() as cursor:
+            cursor.execute(compiled[1], params)
+
+
+class CompiledUpdate:
+    """Saves ``fields`` of an existing instance of ``model``, as ``save(update_fields=...)``.
+
+    The ORM writes a null as ``NULL`` in the SQL text, so there is one statement per
+    pattern of null fields, each built once per connection.  No model signals are sent.
+    """
+
+    def __init__(self, model: type[Model], field_names: list[str]) -> None:
+        self.model = model
+        self.fields = [model._meta.get_field(name) for name in field_names]
+        _plain_placeholders(self.fields)
+        self._sql = threading.local()
+
+    def save(self, obj: Model, using: str = DEFAULT_DB_ALIAS) -> None:
+        connection = connections[using]
+        values = [f.pre_save(obj, False) for f in self.fields]
+        nulls = tuple(value is None for value in values)
+        statements = self._sql.__dict__.get(using)
+        if statements is None or statements[0] is not connection:
+            statements = self._sql.__dict__[using] = (connection, {})
+        sql = statements[1].get(nulls)
+        if sql is None:
+            query = UpdateQuery(self.model)
+            query.add_update_fields(
+                [(f, None, v) for f, v in zip(self.fields, values, strict=True)]
+            )
+            query.add_filter("pk", obj.pk)
+            sql, _params = query.get_compiler(connection=connection).as_sql()
+            statements[1][nulls] = sql
+        params = [_prepared(f, v, connection) for f, v in zip(self.fields, values, strict=True)]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                sql, [p for p, null in zip(params, nulls, strict=True) if not null] + [obj.pk]
+            )
+            if cursor.rowcount != 1:
+                raise DatabaseError("Save with update_fields did not affect any rows.")

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 
 from games import live_cache, presence
 from games.action_log import action_kind, log_refused_action
-from games.compiled_queries import CompiledQuery
+from games.compiled_queries import CompiledInsert, CompiledQuery, CompiledUpdate
 from games.conf import setting
 from games.engine import Action, Game, IllegalAction
 from games.engine import Match as EngineMatch
@@ -258,6 +258,9 @@ _MATCH_FIELDS = [
     "bot_due_at",
     "finished_at",
 ]
+# A move's two writes, with their SQL built once per connection (as the lock query).
+_INSERT_MOVE = CompiledInsert(Move)
+_SAVE_MATCH_AFTER_MOVE = CompiledUpdate(Match, _MATCH_FIELDS)
 
 
 def _apply_locked(
@@ -276,14 +279,16 @@ def _apply_locked(
     _charge_budgets(match, seats, required, now)
     think_ms = max(0, _ms(now - match.turn_started_at)) if match.turn_started_at else 0
     match.move_count += 1
-    Move.objects.create(
-        match_id=match.pk,
-        deal_id=match.live_deal_id,
-        seq=match.move_count,
-        seat=action.seat,
-        action=str(action),
-        source=source,
-        think_ms=think_ms,
+    _INSERT_MOVE.insert(
+        Move(
+            match_id=match.pk,
+            deal_id=match.live_deal_id,
+            seq=match.move_count,
+            seat=action.seat,
+            action=str(action),
+            source=source,
+            think_ms=think_ms,
+        )
     )
     match.version += 1
     match.state = game.snapshot()
@@ -296,7 +301,7 @@ def _apply_locked(
         deal = _finish_deal(match, seats, game, end_reason, now)
     else:
         _schedule(match, seats, game, now)
-    match.save(update_fields=_MATCH_FIELDS)
+    _SAVE_MATCH_AFTER_MOVE.save(match)
     if deal is not None:
         match.live_deal = deal
         deal_finished.send(sender=Deal, deal=deal)

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 from unittest import mock
 
 import pytest
-from django.db import OperationalError, connection, transaction
+from django.db import DatabaseError, IntegrityError, OperationalError, connection, transaction
 from django.db.models import F
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
+from django.utils import timezone
 
 from games import services
-from games.compiled_queries import CompiledQuery
-from games.models import Match, RuleVariant, Seat
+from games.compiled_queries import CompiledInsert, CompiledQuery, CompiledUpdate
+from games.models import Match, Move, RuleVariant, Seat
 from tests.scale.conftest import make_user
 
 
@@ -146,3 +148,62 @@ def test_querysets_with_other_parameters_or_annotations_are_refused():
     )
     with pytest.raises(ValueError, match="annotations"):
         annotated.fetch(1)
+
+
+def stored(model, pk: int) -> dict:
+    return field_values(model.objects.get(pk=pk))
+
+
+@pytest.mark.django_db
+def test_an_update_writes_what_save_with_update_fields_writes(table):
+    fields = ["state", "version", "turn_deadline", "bot_due_at", "finished_at", "status"]
+    update = CompiledUpdate(Match, fields)
+    twin = Match.objects.get(pk=table.pk)
+    other = services.create_match(make_user(), RuleVariant.objects.get(slug="classic"), 2)
+    other_before = stored(Match, other.pk)
+    now = timezone.now()
+    # Nulls and values in turn: the statement differs with the nulls, the result must not.
+    first_version = table.version
+    for step, deadline in enumerate([now, None, now + timedelta(seconds=5), None]):
+        for match in (table, twin):
+            match.state = {"step": step, "text": 'it\'s "quoted" ; -- not SQL'}
+            match.version = first_version + step + 1
+            match.turn_deadline = deadline
+            match.bot_due_at = None if step % 2 else now
+            match.status = Match.Status.PLAYING
+        update.save(table)
+        written = stored(Match, table.pk)
+        twin.save(update_fields=fields)
+        assert written == stored(Match, table.pk)
+        assert written["state"] == table.state and written["turn_deadline"] == deadline
+    assert stored(Match, other.pk) == other_before  # Only the one row.
+    gone = Match(pk=other.pk + 1000, **{f: getattr(table, f) for f in fields})
+    with pytest.raises(DatabaseError):
+        update.save(gone)
+
+
+@pytest.mark.django_db
+def test_an_insert_stores_the_row_that_create_stores(table):
+    insert = CompiledInsert(Move)
+    before = timezone.now()
+    for seq in (1, 2):
+        insert.insert(
+            Move(match=table, deal_id=table.live_deal_id, seq=seq, seat=seq % 2, action="0 take")
+        )
+    moves = list(Move.objects.filter(match=table).order_by("seq"))
+    assert [(m.seq, m.seat, m.action, m.source, m.think_ms) for m in moves] == [
+        (1, 1, "0 take", Move.Source.PLAYER, 0),
+        (2, 0, "0 take", Move.Source.PLAYER, 0),
+    ]
+    assert all(m.created_at >= before for m in moves)  # auto_now_add ran
+    # The database's constraints still hold: the same seq again is refused.
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert.insert(Move(match=table, deal_id=table.live_deal_id, seq=2, seat=0, action="0 done"))
+
+
+@pytest.mark.django_db
+def test_writes_refuse_expressions_instead_of_writing_their_text(table):
+    update = CompiledUpdate(Match, ["version"])
+    table.version = F("version") + 1
+    with pytest.raises(ValueError, match="plain values"):
+        update.save(table)
