@@ -19,7 +19,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from durak_site.routing import websocket_urlpatterns  # noqa: E402
-from durak_site.server_gc import tune_for_server  # noqa: E402
+from durak_site.server_gc import collect_on_a_timer, tune_for_server  # noqa: E402
 from games.ticker import TickerMiddleware, start_with_server  # noqa: E402
 
 # The ticker (turn timers, bot moves, heartbeat) starts with the server, or failing
@@ -38,3 +38,5 @@ application = TickerMiddleware(
 
 # Last, so that everything loaded above is frozen out of later collections.
 tune_for_server(settings.SERVER_GC_THRESHOLDS)
+if settings.SERVER_GC_THRESHOLDS is not None:
+    collect_on_a_timer(settings.SERVER_GC_INTERVAL)

@@ -170,7 +170,9 @@ else:
 
 # Collector thresholds of a server process (durak_site.server_gc); set it empty
 # to keep Python's defaults.
-SERVER_GC_THRESHOLDS = parse_thresholds(os.environ.get("SERVER_GC_THRESHOLDS", "50000,20,1000"))
+SERVER_GC_THRESHOLDS = parse_thresholds(os.environ.get("SERVER_GC_THRESHOLDS", "50000,200,100"))
+# Seconds between timed young collections of a server process; 0 turns them off.
+SERVER_GC_INTERVAL = float(os.environ.get("SERVER_GC_INTERVAL", "0.5"))
 
 # --- Auth -----------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
