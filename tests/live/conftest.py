@@ -25,18 +25,6 @@ from tests.sockets import (  # noqa: F401  (re-exported for the test modules)
 
 
 @pytest.fixture(autouse=True)
-def standard_variants(django_db_blocker):
-    """Transactional tests flush the data migration's variants: put them back."""
-    import importlib
-
-    from django.apps import apps
-
-    migration = importlib.import_module("games.migrations.0002_standard_variants")
-    with django_db_blocker.unblock():
-        migration.create_variants(apps, None)
-
-
-@pytest.fixture(autouse=True)
 def fresh_channel_layer():
     """Each async test runs its own event loop; channels-redis binds to one, so start anew."""
     from channels.layers import channel_layers

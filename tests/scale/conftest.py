@@ -51,22 +51,6 @@ def drop_stray_connections(django_db_setup, django_db_blocker) -> Iterator[None]
 
 
 @pytest.fixture(autouse=True)
-def standard_variants(request, django_db_blocker) -> None:
-    """Transactional tests flush the data migration's variants: put them back."""
-    import importlib
-
-    from django.apps import apps
-
-    if request.node.get_closest_marker("django_db") is None:
-        return
-    request.getfixturevalue("django_db_setup")
-
-    migration = importlib.import_module("games.migrations.0002_standard_variants")
-    with django_db_blocker.unblock():
-        migration.create_variants(apps, None)
-
-
-@pytest.fixture(autouse=True)
 def quiet_ticker(settings) -> None:
     # In-process sockets run on the test's event loop: no background ticker there.
     settings.GAMES_TICKER = False
