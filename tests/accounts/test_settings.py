@@ -1,25 +1,15 @@
-import os
 import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.subprocesses import ROOT, run_python
 
 
 def run_manage(*args: str, env_extra: dict[str, str]) -> subprocess.CompletedProcess:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    }
-    env.update(env_extra)
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    return run_python(
+        "manage.py",
+        *args,
+        drop={"DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"},
+        env=env_extra,
     )
 
 
@@ -59,24 +49,18 @@ def test_default_settings_are_sqlite_wal_and_in_memory_layer():
         "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'],"
         " c.fetchone()[0], s.DEBUG)"
     )
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_DEBUG"}
-    }
-    env["SQLITE_PATH"] = str(ROOT / ".settings-probe.sqlite3")
+    sqlite_path = str(ROOT / ".settings-probe.sqlite3")
     try:
-        result = subprocess.run(
-            [sys.executable, "-c", code],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
+        result = run_python(
+            "-c",
+            code,
+            drop={"DATABASE_URL", "REDIS_URL", "DJANGO_DEBUG"},
+            env={"SQLITE_PATH": sqlite_path},
             timeout=60,
         )
     finally:
         for suffix in ("", "-wal", "-shm"):
-            Path(str(env["SQLITE_PATH"]) + suffix).unlink(missing_ok=True)
+            Path(sqlite_path + suffix).unlink(missing_ok=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.sqlite3",
@@ -93,13 +77,14 @@ def test_urls_switch_to_postgres_and_redis():
         "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'],"
         " s.CACHES['default']['BACKEND'])"
     )
-    env = dict(os.environ)
-    env.update(
-        DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
-        REDIS_URL="redis://127.0.0.1:6379/0",
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    result = run_python(
+        "-c",
+        code,
+        env={
+            "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/postgres",
+            "REDIS_URL": "redis://127.0.0.1:6379/0",
+        },
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from durak_site import health
+from tests.subprocesses import run_python
 
 pytestmark = pytest.mark.django_db
 
@@ -72,12 +73,6 @@ def test_healthz_refuses_writes(client: Client) -> None:
 
 def test_healthz_in_production_mode_behind_a_proxy() -> None:
     """With DJANGO_DEBUG=0 the check answers through the proxy headers documented in deploy.md."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
     code = (
         "import django, json; django.setup();"
         "from django.test.utils import setup_test_environment; setup_test_environment();"
@@ -86,20 +81,17 @@ def test_healthz_in_production_mode_behind_a_proxy() -> None:
         "plain = c.get('/healthz', HTTP_HOST='durak.example.org');"
         "print(json.dumps([ok.status_code, ok.json()['channel_layer'], plain.status_code]))"
     )
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    }
-    env.update(
-        DJANGO_SETTINGS_MODULE="durak_site.settings",
-        DJANGO_DEBUG="0",
-        SECRET_KEY="q8#vK2!mZp0@rT5^wX9&yB3*nC7(eF1)hJ4_lM6+sA8=dG2?uI0",
-        ALLOWED_HOSTS="durak.example.org",
-        SQLITE_PATH=":memory:",
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, timeout=120
+    result = run_python(
+        "-c",
+        code,
+        drop={"DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"},
+        env={
+            "DJANGO_SETTINGS_MODULE": "durak_site.settings",
+            "DJANGO_DEBUG": "0",
+            "SECRET_KEY": "q8#vK2!mZp0@rT5^wX9&yB3*nC7(eF1)hJ4_lM6+sA8=dG2?uI0",
+            "ALLOWED_HOSTS": "durak.example.org",
+            "SQLITE_PATH": ":memory:",
+        },
     )
     assert result.returncode == 0, result.stderr[-2000:]
     status, layer, plain = json.loads(result.stdout.strip().splitlines()[-1])

@@ -2,17 +2,12 @@
 
 import gc
 import json
-import os
-import subprocess
-import sys
 import weakref
-from pathlib import Path
 
 import pytest
 
 from durak_site.server_gc import collect_due_generation, parse_thresholds
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.subprocesses import run_python
 
 PROBE = (
     "import gc, json, durak_site.asgi; "
@@ -21,17 +16,14 @@ PROBE = (
 
 
 def load_asgi(**env: str) -> tuple[list[int], int]:
-    environ = {k: v for k, v in os.environ.items() if k != "SERVER_GC_THRESHOLDS"}
-    environ.update(DJANGO_SETTINGS_MODULE="durak_site.settings", **env)
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
+    done = run_python(
+        "-c",
+        PROBE,
+        drop={"SERVER_GC_THRESHOLDS"},
+        env={"DJANGO_SETTINGS_MODULE": "durak_site.settings", **env},
         timeout=60,
-        check=True,
     )
+    assert done.returncode == 0, done.stderr[-2000:]
     thresholds, frozen = json.loads(done.stdout.strip().splitlines()[-1])
     return thresholds, frozen
 
@@ -109,14 +101,8 @@ print(json.dumps(seen))
 
 
 def collections_on_a_timer(interval: str) -> list[int]:
-    done = subprocess.run(
-        [sys.executable, "-c", TIMER_PROBE, interval],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
+    done = run_python("-c", TIMER_PROBE, interval, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
