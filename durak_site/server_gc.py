@@ -56,7 +56,7 @@ def collect_due_generation() -> int:
     counts, limits = gc.get_count(), gc.get_threshold()
     generation = 0
     for older in (1, 2):
-        if len(limits) > older and counts[older] > limits[older]:
+        if counts[older] > limits[older]:
             generation = older
     gc.collect(generation)
     return generation

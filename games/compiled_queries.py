@@ -32,6 +32,18 @@ from django.db.transaction import TransactionManagementError
 _PLACEHOLDER_KEY = -7_331_911
 
 
+def _for_connection(cache: threading.local, using: str, build: Callable[[Any], Any]) -> Any:
+    """(this thread's connection, ``build(connection)``), built once per connection.
+
+    Connections are per thread, and so are the compilers and SQL made for them.
+    """
+    connection = connections[using]
+    built = cache.__dict__.get(using)
+    if built is None or built[0] is not connection:
+        built = cache.__dict__[using] = (connection, build(connection))
+    return built
+
+
 class _Plan:
     def __init__(self, queryset: QuerySet, connection: Any) -> None:
         compiler = queryset.query.get_compiler(connection=connection)
@@ -65,20 +77,12 @@ class CompiledQuery:
 
     def __init__(self, build: Callable[[Any], QuerySet]) -> None:
         self.build = build
-        # Connections are per thread, and so are the compilers that refer to them.
         self._plans = threading.local()
 
-    def _plan(self, alias: str) -> _Plan:
-        connection = connections[alias]
-        plans = self._plans.__dict__
-        plan = plans.get(alias)
-        if plan is None or plan.compiler.connection is not connection:
-            plan = plans[alias] = _Plan(self.build(_PLACEHOLDER_KEY), connection)
-        return plan
-
     def fetch(self, key: Any, using: str = DEFAULT_DB_ALIAS) -> list[Model]:
-        plan = self._plan(using)
-        connection = connections[using]
+        connection, plan = _for_connection(
+            self._plans, using, lambda connection: _Plan(self.build(_PLACEHOLDER_KEY), connection)
+        )
         if plan.locks_rows and connection.get_autocommit():
             # As the ORM refuses it: the lock would end with the statement.
             raise TransactionManagementError(
@@ -125,16 +129,16 @@ class CompiledInsert:
         self._sql = threading.local()
 
     def insert(self, obj: Model, using: str = DEFAULT_DB_ALIAS) -> None:
-        connection = connections[using]
+        connection, sql = _for_connection(self._sql, using, lambda c: self._compile(obj, c))
         params = [_prepared(f, f.pre_save(obj, True), connection) for f in self.fields]
-        compiled = self._sql.__dict__.get(using)
-        if compiled is None or compiled[0] is not connection:
-            query = InsertQuery(self.model)
-            query.insert_values(self.fields, [obj])
-            [(sql, _params)] = query.get_compiler(connection=connection).as_sql()
-            compiled = self._sql.__dict__[using] = (connection, sql)
         with connection.cursor() as cursor:
-            cursor.execute(compiled[1], params)
+            cursor.execute(sql, params)
+
+    def _compile(self, obj: Model, connection: Any) -> str:
+        query = InsertQuery(self.model)
+        query.insert_values(self.fields, [obj])
+        [(sql, _params)] = query.get_compiler(connection=connection).as_sql()
+        return sql
 
 
 class CompiledUpdate:
@@ -151,25 +155,20 @@ class CompiledUpdate:
         self._sql = threading.local()
 
     def save(self, obj: Model, using: str = DEFAULT_DB_ALIAS) -> None:
-        connection = connections[using]
+        connection, statements = _for_connection(self._sql, using, lambda _connection: {})
         values = [f.pre_save(obj, False) for f in self.fields]
-        nulls = tuple(value is None for value in values)
-        statements = self._sql.__dict__.get(using)
-        if statements is None or statements[0] is not connection:
-            statements = self._sql.__dict__[using] = (connection, {})
-        sql = statements[1].get(nulls)
+        params = [_prepared(f, v, connection) for f, v in zip(self.fields, values, strict=True)]
+        # As the ORM decides it: a value that prepares to None is written as NULL.
+        nulls = tuple(param is None for param in params)
+        sql = statements.get(nulls)
         if sql is None:
             query = UpdateQuery(self.model)
             query.add_update_fields(
                 [(f, None, v) for f, v in zip(self.fields, values, strict=True)]
             )
             query.add_filter("pk", obj.pk)
-            sql, _params = query.get_compiler(connection=connection).as_sql()
-            statements[1][nulls] = sql
-        params = [_prepared(f, v, connection) for f, v in zip(self.fields, values, strict=True)]
+            sql = statements[nulls] = query.get_compiler(connection=connection).as_sql()[0]
         with connection.cursor() as cursor:
-            cursor.execute(
-                sql, [p for p, null in zip(params, nulls, strict=True) if not null] + [obj.pk]
-            )
+            cursor.execute(sql, [param for param in params if param is not None] + [obj.pk])
             if cursor.rowcount != 1:
                 raise DatabaseError("Save with update_fields did not affect any rows.")
