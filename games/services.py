@@ -163,8 +163,7 @@ _SEATS_LOCKING_MATCH = CompiledQuery(
         Seat.objects.select_for_update(of=("match",))
         .select_related("match", "user")
         .filter(match_id=match_id)
-        # Sorted after fetching: an ORDER BY would be one more clause for the database.
-        .order_by()
+        .order_by("number")
     )
 )
 
@@ -175,7 +174,7 @@ def _lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
     Every move takes this path, and one statement instead of two is one database
     round trip less while the process's other tables wait for the interpreter.
     """
-    seats = sorted(_SEATS_LOCKING_MATCH.fetch(match_id), key=lambda seat: seat.number)
+    seats = _SEATS_LOCKING_MATCH.fetch(match_id)
     if not seats:
         return _locked_or_refuse(match_id), []
     match = seats[0].match
