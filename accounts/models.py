@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models.functions import Lower
@@ -22,6 +23,10 @@ class User(AbstractUser):
     suspended_forever = models.BooleanField(_("suspended for good"), default=False)
     suspension_reason = models.TextField(_("suspension reason"), blank=True)
     muted_until = models.DateTimeField(_("muted in chat until"), null=True, blank=True)
+    # Blank until they pick one: the browser's language applies meanwhile.
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, blank=True, default=""
+    )
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
