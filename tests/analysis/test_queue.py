@@ -45,7 +45,7 @@ def test_an_analysis_runs_once_and_everyone_who_may_replay_sees_it():
     assert row.result["decisions"]
     # Stored: a visitor of this public game sees it without asking again.
     html = Client().get(_url(match, deal)).content.decode()
-    assert "every 1s" not in html and 'analysis-table' in html
+    assert "every 1s" not in html and "analysis-table" in html
     _, started = services.start_analysis(deal, get_user("bob"))
     assert not started
     assert DealAnalysis.objects.filter(deal=deal).count() == 1
