@@ -19,6 +19,7 @@ from django.db import connections
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
+from accounts.language import ViewerLanguageMixin
 from analysis.services import Refused as HintRefused
 from analysis.services import hint_for
 from games import presence, rendering, services
@@ -80,7 +81,7 @@ def _playing_game(match_id: int) -> Any:
     return services.load_game(match) if match.status == Match.Status.PLAYING else None
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
     """``/ws/games/<id>/``: pushes this viewer's table; receives actions, chat, sync."""
 
     viewer: rendering.Viewer | None = None
@@ -236,6 +237,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent_version = max(self.sent_version, version)
         await self.send(text_data=html)
 
+    async def show_new_language(self) -> None:
+        if self.viewer is not None:
+            await self.send_state(full=True)
+
     async def match_changed(self, event: dict[str, Any]) -> None:
         what = event.get("what")
         if what == "chat":
@@ -254,7 +259,7 @@ def _lobby_html() -> str:
     return render_open_tables()
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
     """``/ws/lobby/``: the open-tables list, pushed whenever a table opens or fills."""
 
     async def connect(self) -> None:
@@ -274,4 +279,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=await database_sync_to_async(_lobby_html)())
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=await database_sync_to_async(_lobby_html)())
+
+    async def show_new_language(self) -> None:
         await self.send(text_data=await database_sync_to_async(_lobby_html)())
