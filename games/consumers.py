@@ -76,11 +76,6 @@ def _hint(match_id: int, user: Any) -> str:
         connections.close_all()
 
 
-def _playing_game(match_id: int) -> Any:
-    match = Match.objects.get(pk=match_id)
-    return services.load_game(match) if match.status == Match.Status.PLAYING else None
-
-
 class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
     """``/ws/games/<id>/``: pushes this viewer's table; receives actions, chat, sync."""
 

@@ -279,10 +279,6 @@ class Match(models.Model):
     def engine_rules(self) -> Rules:
         return Rules.from_dict(self.rules)
 
-    @property
-    def current_deal(self) -> Deal | None:
-        return self.deals.order_by("-number").first()
-
 
 class Seat(models.Model):
     """A user or a bot at a match."""
