@@ -41,7 +41,6 @@ def _open_viewer(match_id: int, user: Any, channel_name: str) -> rendering.Viewe
     viewer = rendering.viewer_for(match, user)
     if viewer is not None and viewer.seat is not None:
         services.seat_connected(match_id, user, channel_name)
-        presence.opened(channel_name, match_id, user.pk)
     return viewer
 
 
@@ -99,6 +98,8 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
+        if self.viewer.seat is not None:
+            await self.channel_layer.group_add(presence.server_group(), self.channel_name)
         await self.accept()
         # The ws extension never replays missed messages: every (re)connect gets it all.
         await self.send_state(full=True)
@@ -108,7 +109,7 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.viewer.seat is not None:
-            presence.closed(self.channel_name)
+            await self.channel_layer.group_discard(presence.server_group(), self.channel_name)
             await database_sync_to_async(services.seat_disconnected)(
                 self.match_id, self.user, self.channel_name
             )
@@ -235,6 +236,12 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
     async def show_new_language(self) -> None:
         if self.viewer is not None:
             await self.send_state(full=True)
+
+    async def presence_restore(self, event: dict[str, Any]) -> None:
+        """This process was taken for dead and its sockets released: record this one again."""
+        await database_sync_to_async(services.seat_connected)(
+            self.match_id, self.user, self.channel_name
+        )
 
     async def match_changed(self, event: dict[str, Any]) -> None:
         what = event.get("what")

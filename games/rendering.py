@@ -152,7 +152,8 @@ def table_context(
                 "to_act": seat.number in to_act,
                 "is_out": bool(view) and seat.number in view["out"],
                 "said_done": bool(view) and playing and seat.number in view["done"],
-                "connected": seat.is_bot or seat.connections > 0,
+                "connected": seat.is_bot
+                or (bool(seat.user_id) and seat.disconnected_since is None),
                 "fools": seat.fools,
                 "deadline": deadline if seat.number in to_act else None,
             }

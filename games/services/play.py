@@ -241,13 +241,10 @@ def new_deal(match: Match, seats: list[Seat], game: Game, now: datetime) -> Deal
         first_attacker_by=game.first_attacker_by,
     )
     for seat in seats:
+        # A player who is away (or never opened the table) stays away: the budget
+        # is spent from the later of that and the first turn's start.
         seat.reconnect_budget_ms = match.reconnect_seconds * 1000
-        # A player who never opened the table counts as away from the first turn.
-        if seat.user_id and seat.connections == 0:
-            seat.disconnected_since = seat.disconnected_since or now
-        else:
-            seat.disconnected_since = None
-        seat.save(update_fields=["reconnect_budget_ms", "disconnected_since"])
+        seat.save(update_fields=["reconnect_budget_ms"])
     match.live_deal = deal
     match.state = game.snapshot()
     match.status = Match.Status.PLAYING
