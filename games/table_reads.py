@@ -1,4 +1,4 @@
-"""The reads of a table's push render, as plain SQL statements.
+"""The reads of a table for a move and for its push renders, as plain SQL statements.
 
 Every push makes each socket read its table again (the database is the one source
 of truth), so these run several times per move.  Building the same ORM queries
@@ -10,6 +10,7 @@ the ORM's (tests/live/test_table_reads.py).
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.db import connection
 
 from games.models import Match, RuleVariant, Seat
 
@@ -23,14 +24,17 @@ def _by_id(model: type, ids: list[int]) -> dict[int, object]:
     return {row.pk: row for row in rows}
 
 
-def table_rows(match_id: int) -> tuple[Match, list[Seat]]:
+def table_rows(match_id: int, *, lock: bool = False) -> tuple[Match, list[Seat]]:
     """The match with its variant, and its seats in order with their users.
 
+    ``lock`` takes the match row's lock for the caller's transaction, as
+    ``select_for_update()`` would (SQLite's transactions lock the whole database).
     Raises ``Match.DoesNotExist`` as ``Match.objects.get`` would.
     """
-    found = list(
-        Match.objects.raw(f"SELECT * FROM {Match._meta.db_table} WHERE id = %s", [match_id])
-    )
+    sql = f"SELECT * FROM {Match._meta.db_table} WHERE id = %s"
+    if lock and connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    found = list(Match.objects.raw(sql, [match_id]))
     if not found:
         raise Match.DoesNotExist(f"Match matching query does not exist: {match_id}")
     match = found[0]

@@ -18,30 +18,22 @@ from games.services.common import (
     ActionOutcome,
     ActionRefused,
     load_game,
-    locked_or_refuse,
     notify_lobby_changed,
     notify_match_changed,
     seat_of,
 )
 from games.signals import deal_finished
+from games.table_reads import table_rows
 
 MAX_ACTION_TEXT = 64
 
 
 def lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
-    """The match, locked, and its seats with their users, in one query."""
-    seats = list(
-        Seat.objects.select_for_update(of=("match",))
-        .select_related("match", "user")
-        .filter(match_id=match_id)
-        .order_by("number")
-    )
-    if not seats:
-        return locked_or_refuse(match_id), []
-    match = seats[0].match
-    for seat in seats:
-        seat.match = match
-    return match, seats
+    """The match, locked, and its seats with their users."""
+    try:
+        return table_rows(match_id, lock=True)
+    except Match.DoesNotExist:
+        raise ActionRefused(_("There is no such table."), code="not_found") from None
 
 
 def apply_action(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db import transaction
 from django.forms.models import model_to_dict
 
 from games import services
@@ -23,12 +24,14 @@ def _fields(obj) -> dict:
     return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
 
 
+@pytest.mark.parametrize("lock", [False, True])
 @pytest.mark.parametrize("bots", [(), ("easy",)])
-def test_table_rows_equal_the_orms_rows(bots):
+def test_table_rows_equal_the_orms_rows(bots, lock):
     users = [make_user("ra"), make_user("rb")]
     match = services.create_match(users[0], RuleVariant.objects.get(slug="classic"), 3, bots=bots)
     services.join_match(match, users[1])
-    raw_match, raw_seats = table_rows(match.pk)
+    with transaction.atomic():
+        raw_match, raw_seats = table_rows(match.pk, lock=lock)
     orm_match, orm_seats = _orm(match.pk)
     assert _fields(raw_match) == _fields(orm_match)
     assert _fields(raw_match.variant) == _fields(orm_match.variant)
