@@ -15,7 +15,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import connections
+from django.db import connection, connections
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
@@ -32,6 +32,18 @@ logger = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
+
+
+def db_call(function: Any) -> Any:
+    """``function`` as a coroutine function, through channels' ``database_sync_to_async``.
+
+    On PostgreSQL the calls run on the event loop's thread pool, each with a
+    connection from Django's pool, so one table's round trips do not hold up the
+    process's other tables; the services' row locks keep each table's changes in
+    order.  SQLite takes one writer at a time, so there every call runs on the one
+    database thread.
+    """
+    return database_sync_to_async(function, thread_sensitive=connection.vendor == "sqlite")
 
 
 def _open_viewer(match_id: int, user: Any, channel_name: str) -> rendering.Viewer | None:
@@ -91,9 +103,7 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user
-        self.viewer = await database_sync_to_async(_open_viewer)(
-            self.match_id, user, self.channel_name
-        )
+        self.viewer = await db_call(_open_viewer)(self.match_id, user, self.channel_name)
         if self.viewer is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -110,9 +120,7 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.viewer.seat is not None:
             await self.channel_layer.group_discard(presence.server_group(), self.channel_name)
-            await database_sync_to_async(services.seat_disconnected)(
-                self.match_id, self.user, self.channel_name
-            )
+            await db_call(services.seat_disconnected)(self.match_id, self.user, self.channel_name)
 
     # ------------------------------------------------------------ incoming
 
@@ -162,9 +170,7 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
 
         The pushes the service commits are sent from here, after it returns.
         """
-        result, refused, pushes = await database_sync_to_async(_collecting_call)(
-            function, *args, **kwargs
-        )
+        result, refused, pushes = await db_call(_collecting_call)(function, *args, **kwargs)
         for group, message in pushes:
             try:
                 await self.channel_layer.group_send(group, message)
@@ -223,13 +229,11 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
     # ------------------------------------------------------------ outgoing
 
     async def send_error(self, message: str) -> None:
-        html = await database_sync_to_async(rendering.render_error)(message, self.sent_version)
+        html = await db_call(rendering.render_error)(message, self.sent_version)
         await self.send(text_data=html)
 
     async def send_state(self, *, full: bool = False) -> None:
-        version, html = await database_sync_to_async(rendering.render_state)(
-            self.match_id, self.viewer, full=full
-        )
+        version, html = await db_call(rendering.render_state)(self.match_id, self.viewer, full=full)
         self.sent_version = max(self.sent_version, version)
         await self.send(text_data=html)
 
@@ -239,14 +243,12 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
 
     async def presence_restore(self, event: dict[str, Any]) -> None:
         """This process was taken for dead and its sockets released: record this one again."""
-        await database_sync_to_async(services.seat_connected)(
-            self.match_id, self.user, self.channel_name
-        )
+        await db_call(services.seat_connected)(self.match_id, self.user, self.channel_name)
 
     async def match_changed(self, event: dict[str, Any]) -> None:
         what = event.get("what")
         if what == "chat":
-            html = await database_sync_to_async(rendering.render_chat)(self.match_id, self.viewer)
+            html = await db_call(rendering.render_chat)(self.match_id, self.viewer)
             await self.send(text_data=html)
             return
         version = event.get("version")
@@ -271,17 +273,17 @@ class LobbyConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(_lobby_html)())
+        await self.send(text_data=await db_call(_lobby_html)())
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # The lobby only listens; any frame just asks for the list again.
-        await self.send(text_data=await database_sync_to_async(_lobby_html)())
+        await self.send(text_data=await db_call(_lobby_html)())
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await database_sync_to_async(_lobby_html)())
+        await self.send(text_data=await db_call(_lobby_html)())
 
     async def show_new_language(self) -> None:
-        await self.send(text_data=await database_sync_to_async(_lobby_html)())
+        await self.send(text_data=await db_call(_lobby_html)())
