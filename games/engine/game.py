@@ -415,7 +415,7 @@ class Game(DealMixin, PresentMixin):
         # "game over" and "no such seat" checks into their one combined legality test
         # (neither can pass it) and raise those reasons first when refusing (_refuse_any);
         # the rare ones call _refuse_any up front.
-        ev = _HANDLERS[action._k](self, action.seat, action)
+        ev = _HANDLERS[action._kind_code](self, action.seat, action)
         self._hist = (self._hist, action)
         return ev
 
@@ -461,10 +461,10 @@ class Game(DealMixin, PresentMixin):
             raise IllegalAction(f"{action}: seat {seat} has no cards", code="no_cards")
 
     def _do_attack(self, seat: int, action: Action) -> list[Any]:
-        m = action._m
+        m = action.card_mask
         hands = self._hands
         ph = self._phase
-        idx = action._i
+        idx = action.card_indices
         n = len(idx)
         # One combined test for the common legal case; the refusal path explains why.
         # (``hands[seat]`` is read only once the seat is known to be a real one; ``x & m != m``
@@ -510,11 +510,11 @@ class Game(DealMixin, PresentMixin):
         if seat not in joined:
             joined.append(seat)
         if ph == LEAD:
-            ev: list[Any] = [action._ev_lead]
+            ev: list[Any] = [action._lead_event]
             self._phase = DEFEND
             self._tdrawer = -1  # the swap window after the talon ran out closes here
         else:
-            ev = [action._ev]
+            ev = [action._event]
         if not h:
             self._emptied(seat, action, ev)
             if self._phase == OVER:
@@ -525,7 +525,7 @@ class Game(DealMixin, PresentMixin):
 
     def _refuse_attack(self, seat: int, action: Action) -> None:
         self._refuse_any(action)
-        m = action._m
+        m = action.card_mask
         h = self._hands[seat]
         if self._phase == LEAD:
             if seat != self._att:
@@ -569,7 +569,7 @@ class Game(DealMixin, PresentMixin):
         )
 
     def _do_defend(self, seat: int, action: Action) -> list[Any]:
-        a, b = action._i
+        a, b = action.card_indices
         hands = self._hands
         if (
             self._phase != DEFEND
@@ -593,7 +593,7 @@ class Game(DealMixin, PresentMixin):
         unb = self._unb ^ BIT[a]
         self._unb = unb
         self._nbeat += 1
-        ev: list[Any] = [action._ev]
+        ev: list[Any] = [action._event]
         if not h:
             self._emptied(seat, action, ev)
             if self._phase == OVER:
@@ -612,7 +612,7 @@ class Game(DealMixin, PresentMixin):
             raise IllegalAction(
                 f"{action}: only the defender (seat {self._def}) defends", code="not_defender"
             )
-        a, b = action._i
+        a, b = action.card_indices
         if not self._unb >> a & 1:
             if self._tmask >> a & 1 and a in self._tatt:
                 raise IllegalAction(
@@ -656,7 +656,7 @@ class Game(DealMixin, PresentMixin):
             )
         self._phase = TAKING
         self._done = 0
-        ev: list[Any] = [action._ev]
+        ev: list[Any] = [action._event]
         # _settle for the taking phase, inlined: the bout ends at once when no attacker
         # can add a card.
         if self._natt >= self._cap or not self._elig & ~self._empty:
@@ -683,7 +683,7 @@ class Game(DealMixin, PresentMixin):
             self._check_attacker(action, seat)
             raise IllegalAction(f"{action}: attack cards are still unbeaten", code="unbeaten_cards")
         self._done |= bit
-        ev: list[Any] = [action._ev]
+        ev: list[Any] = [action._event]
         if pend == bit:  # nobody else is still to say done
             self._end_bout(ev, ph == DEFEND)
         return ev
@@ -713,7 +713,7 @@ class Game(DealMixin, PresentMixin):
         if not self._c.perev:
             raise IllegalAction(f"{action}: transfers need mode perevodnoy", code="no_transfers")
         nd = self._check_transfer(action, seat, "transfer")
-        m = action._m
+        m = action.card_mask
         hands = self._hands
         h = hands[seat]
         if m & ~h:
@@ -724,7 +724,7 @@ class Game(DealMixin, PresentMixin):
                 f"{action}: a transfer needs cards of the attack's rank {RANKS[r]}",
                 code="wrong_transfer_rank",
             )
-        n = len(action._i)
+        n = len(action.card_indices)
         total = self._natt + n
         limit = self._limit()
         if total > limit:
@@ -744,7 +744,7 @@ class Game(DealMixin, PresentMixin):
         self._known[seat] &= ~m
         if m & self._six:
             self._six = 0
-        for i in action._i:
+        for i in action.card_indices:
             self._tatt.append(i)
             self._tdef.append(-1)
         self._tmask |= m
@@ -764,7 +764,7 @@ class Game(DealMixin, PresentMixin):
                 f"{action}: this variant has no trump-show transfer", code="no_trump_show"
             )
         nd = self._check_transfer(action, seat, "show a trump")
-        card = action._i[0]
+        card = action.card_indices[0]
         if not self._hands[seat] >> card & 1:
             raise self._not_held(action, seat, BIT[card])
         r = self._tatt[0] >> 2
@@ -865,7 +865,7 @@ class Game(DealMixin, PresentMixin):
         self._empty |= 1 << seat
         # The cards this play put down: a defence names the attack card it beat first,
         # and that card was the other side's.
-        played = action._i[1:] if action._k == K_DEFEND else action._i
+        played = action.card_indices[1:] if action._kind_code == K_DEFEND else action.card_indices
         six = 0
         for i in played:
             if i >> 2 == SIX_RANK:

@@ -122,6 +122,70 @@ class PresentMixin:
     def talon_count(self) -> int:
         return len(self._talon)
 
+    # ------------------------------------------- reading the state as masks
+    #
+    # For bots and analysis, which read a position thousands of times per move. A card
+    # set is an int with bit ``card_index(code)`` set per card (see ``cards``); the simple
+    # reads are properties with C getters, so they cost no Python frame.
+
+    attack_cards_on_table = property(
+        attrgetter("_natt"), doc="How many attack cards lie on the table in this bout."
+    )
+    bout_limit = property(
+        attrgetter("_cap"), doc="The most attack cards this bout may hold (0 before the deal)."
+    )
+    table_mask = property(attrgetter("_tmask"), doc="Every card on the table, as a mask.")
+    unbeaten_mask = property(attrgetter("_unb"), doc="The attack cards not yet beaten.")
+    discard_mask = property(attrgetter("_discard"), doc="The cards in the discard pile.")
+    trump_suit_index = property(
+        attrgetter("_tsuit"), doc="The trump suit as an index into ``SUITS`` (0-3)."
+    )
+
+    def hand_mask(self, seat: int) -> int:
+        """Server-side: the cards of any seat, as a mask."""
+        return self._hands[seat]
+
+    @property
+    def out_order(self) -> list[int]:
+        """The seats that have gone out, in the order they went."""
+        return list(self._out_order)
+
+    def position_key(self) -> tuple[Any, ...]:
+        """A hashable value, equal for two games of one variant that play on alike.
+
+        Equal keys mean the same hands, talon, table, turns, limits and swap state, so
+        the same legal actions now and after any same sequence of actions. The history,
+        the bout number (beyond "is this the first bout") and what each seat knows are
+        left out, as is the drawing order once the talon is empty (nobody draws again).
+        """
+        talon = self._talon
+        r = self._result
+        return (
+            tuple(self._hands),
+            tuple(talon),
+            self._trump,
+            tuple(self._tatt),
+            tuple(self._tdef),
+            self._phase,
+            self._att,
+            self._def,
+            self._elig,
+            self._done,
+            self._cap,
+            self._shown,
+            self._out,
+            tuple(self._out_order),
+            self._bout == 0,
+            tuple(self._joined) if talon else (),
+            self._six,
+            self._six_owner,
+            self._tdrawer,
+            tuple(self._sixes),
+            None if r is None else tuple(r.items()),
+        )
+
+    # --------------------------------------------------------------- the rest
+
     def hand(self, seat: int) -> list[str]:
         """Server-side: the cards of any seat."""
         return mask_to_codes(self._hands[seat])
@@ -141,7 +205,7 @@ class PresentMixin:
 
     def seats_to_act(self) -> list[int]:
         """Server-side: seats that have at least one legal action now (swap excluded)."""
-        seats = {a.seat for a in self.legal_actions() if a._k != K_SWAP}
+        seats = {a.seat for a in self.legal_actions() if a._kind_code != K_SWAP}
         return sorted(seats)
 
     def to_act(self) -> list[int]:
