@@ -18,10 +18,10 @@ from .cards import (
 )
 from .config import (
     LEAD,
-    _config,
     _mask_of,
     _new,
     _rng,
+    config_for,
 )
 from .events import (
     Dealt,
@@ -136,14 +136,14 @@ class DealMixin:
         ``trump`` only names the trump card (it must be in a hand or the discard).
         Every card not placed is in the discard pile. Such a game has no record.
         """
-        c = _config(rules)
-        n = c.n
+        c = config_for(rules)
+        n = c.players
         hs = [h.split() if isinstance(h, str) else list(h) for h in hands]
         tal = talon.split() if isinstance(talon, str) else list(talon)
         if len(hs) != n:
             raise ValueError(f"need {n} hands")
         g = _new(cls)
-        g._c = c
+        g._config = c
         g._hands = [_mask_of(h) for h in hs]
         tcard = card_index(trump)
         if tal and tal[-1] != trump:
@@ -156,44 +156,46 @@ class DealMixin:
             placed |= m
         if placed & ~c.deck_mask:
             raise ValueError("a card is not in this deck")
-        g._trump = tcard
-        g._tsuit = tcard & 3
-        g._beat = BEATERS[g._tsuit]
-        g._tatt = []
-        g._tdef = []
-        g._tmask = g._tclos = g._unb = g._natt = g._nbeat = 0
-        g._done = g._shown = g._elig = g._cap = 0
-        g._joined = []
-        g._bout = bout
+        g._trump_card = tcard
+        g._trump_suit = tcard & 3
+        g._beaters = BEATERS[g._trump_suit]
+        g._attack_cards = []
+        g._defence_cards = []
+        g._table_mask = g._table_ranks_mask = g._unbeaten_mask = g._attack_count = (
+            g._beaten_count
+        ) = 0
+        g._done_mask = g._shown_mask = g._attackers_mask = g._bout_limit = 0
+        g._joined_order = []
+        g._bout_number = bout
         g._out_order = list(out_order)
-        g._out = sum(1 << s for s in out_order)
-        g._empty = sum(1 << s for s in range(n) if not g._hands[s])
-        if g._talon and g._empty:
+        g._out_mask = sum(1 << s for s in out_order)
+        g._empty_mask = sum(1 << s for s in range(n) if not g._hands[s])
+        if g._talon and g._empty_mask:
             raise ValueError("while the talon lasts every player holds cards")
         if not g._talon:
             for s in range(n):
-                if not g._hands[s] and not g._out >> s & 1:
-                    g._out |= 1 << s
+                if not g._hands[s] and not g._out_mask >> s & 1:
+                    g._out_mask |= 1 << s
                     g._out_order.append(s)
-        g._known = [0] * n
-        g._discard = c.deck_mask & ~placed
-        g._six = 0
-        g._six_owner = -1
-        if c.swap and g._talon:
-            six_card = SIX_RANK * 4 + g._tsuit
-            if six_card != tcard and not g._discard >> six_card & 1:
-                g._six = BIT[six_card]
+        g._known_cards = [0] * n
+        g._discard_mask = c.deck_mask & ~placed
+        g._trump_six = 0
+        g._trump_six_holder = -1
+        if c.trump_six_swap and g._talon:
+            six_card = SIX_RANK * 4 + g._trump_suit
+            if six_card != tcard and not g._discard_mask >> six_card & 1:
+                g._trump_six = BIT[six_card]
                 for s in range(n):
-                    if g._hands[s] & g._six:
-                        g._six_owner = s
-        g._tdrawer = -1
-        g._sixes = [0] * n
-        g._hist = None
+                    if g._hands[s] & g._trump_six:
+                        g._trump_six_holder = s
+        g._trump_drawer = -1
+        g._last_play_sixes = [0] * n
+        g._history = None
         g._deal = (None, (attacker - 1) % n, attacker, "given")
         g._result = None
         g._phase = LEAD
-        g._over = False
-        g._def = -1
+        g._is_over = False
+        g._defender = -1
         ev: list[Any] = []
         if not g._check_over(ev):
             ev.append(g._start_bout(attacker))
@@ -211,8 +213,8 @@ class DealMixin:
     ) -> None:
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
-        c = self._c = _config(rules)
-        n = c.n
+        c = self._config = config_for(rules)
+        n = c.players
         if isinstance(deck, str) or not hasattr(deck, "__iter__"):
             raise ValueError("deck must be a list of card codes")
         codes = list(deck)
@@ -243,7 +245,7 @@ class DealMixin:
             raise ValueError(f"dealer must be a seat 0-{n - 1}, not {dealer!r}")
 
         hands = [0] * n
-        dealt = n * c.hs
+        dealt = n * c.hand_size
         for i in range(n):
             # Round-robin deal: every n-th card of the dealt part (cards are distinct).
             hands[(dealer + 1 + i) % n] = sum(map(_BIT, idx[i:dealt:n]))
@@ -302,7 +304,7 @@ class DealMixin:
 
         six = 0
         six_owner = -1
-        if c.swap and talon:
+        if c.trump_six_swap and talon:
             six_card = SIX_RANK * 4 + tsuit
             if six_card != trump:
                 six = BIT[six_card]
@@ -312,36 +314,36 @@ class DealMixin:
 
         self._hands = hands
         self._talon = talon
-        self._trump = trump
-        self._tsuit = tsuit
-        self._beat = BEATERS[tsuit]
-        self._tatt = []
-        self._tdef = []
-        self._tmask = 0
-        self._tclos = 0
-        self._unb = 0
-        self._natt = 0
-        self._nbeat = 0
+        self._trump_card = trump
+        self._trump_suit = tsuit
+        self._beaters = BEATERS[tsuit]
+        self._attack_cards = []
+        self._defence_cards = []
+        self._table_mask = 0
+        self._table_ranks_mask = 0
+        self._unbeaten_mask = 0
+        self._attack_count = 0
+        self._beaten_count = 0
         self._phase = LEAD
-        self._over = False
-        self._att = fa
-        self._def = -1
-        self._elig = 0
-        self._done = 0
-        self._joined = []
-        self._cap = 0
-        self._shown = 0
-        self._bout = 0
-        self._out = 0
+        self._is_over = False
+        self._attacker = fa
+        self._defender = -1
+        self._attackers_mask = 0
+        self._done_mask = 0
+        self._joined_order = []
+        self._bout_limit = 0
+        self._shown_mask = 0
+        self._bout_number = 0
+        self._out_mask = 0
         self._out_order = []
-        self._empty = 0
-        self._known = known
-        self._discard = 0
-        self._six = six
-        self._six_owner = six_owner
-        self._tdrawer = -1
-        self._sixes = [0] * n
-        self._hist = None
+        self._empty_mask = 0
+        self._known_cards = known
+        self._discard_mask = 0
+        self._trump_six = six
+        self._trump_six_holder = six_owner
+        self._trump_drawer = -1
+        self._last_play_sixes = [0] * n
+        self._history = None
         self._deal = (tuple(codes), dealer, fa, fa_by)
         self._result = None
         events.append(self._start_bout(fa))

@@ -58,10 +58,10 @@ from .config import (  # noqa: F401  (re-exported: public phases, helpers)
     OVER,
     PHASES,
     TAKING,
-    _Config,
-    _config,
+    Config,
     _new,
     _rng,
+    config_for,
 )
 from .deal import DealMixin
 from .events import (
@@ -123,7 +123,7 @@ def _atk1(i: int) -> Action:
 _ATK_TABLES: dict[int, list[tuple[Action, ...] | None]] = {}
 
 
-def _attack_tables(c: _Config, key: int) -> tuple[tuple[list[Any], int], ...]:
+def _attack_tables(c: Config, key: int) -> tuple[tuple[list[Any], int], ...]:
     """The (table, byte) pairs covering the deck, for ``key = seat << 2 | room class``."""
     pairs = []
     for i in c.hand_bytes:
@@ -131,7 +131,7 @@ def _attack_tables(c: _Config, key: int) -> tuple[tuple[list[Any], int], ...]:
         if tb is None:
             tb = _ATK_TABLES[key << 3 | i] = [None] * 256
         pairs.append((tb, i))
-    c.atk[key] = t = tuple(pairs)
+    c.attack_tables[key] = t = tuple(pairs)
     return t
 
 
@@ -140,11 +140,11 @@ def _attack_cell(tb: list[Any], key: int, i: int, v: int) -> tuple[Action, ...]:
     return t
 
 
-def _attacks(out: list[Action], seat: int, avail: int, room: int, c: _Config) -> None:
+def _attacks(out: list[Action], seat: int, avail: int, room: int, c: Config) -> None:
     """Append attack actions for every same-rank subset of ``avail`` of size <= room."""
     key = seat << 2 | (3 if room >= 4 else room - 1)
     hb = avail.to_bytes(7, "little")
-    for tb, i in c.atk[key] or _attack_tables(c, key):
+    for tb, i in c.attack_tables[key] or _attack_tables(c, key):
         v = hb[i]
         if v:
             out += tb[v] or _attack_cell(tb, key, i, v)
@@ -154,39 +154,39 @@ class Game(DealMixin, PresentMixin):
     """One game of Durak. See the module docstring for the phases."""
 
     __slots__ = (
-        "_c",
+        "_config",
         "_hands",
         "_talon",
-        "_trump",
-        "_tsuit",
-        "_beat",
-        "_tatt",
-        "_tdef",
-        "_tmask",
-        "_tclos",  # all cards of the ranks on the table: rank_closure(_tmask), kept current
-        "_unb",
-        "_natt",
-        "_nbeat",
+        "_trump_card",
+        "_trump_suit",
+        "_beaters",
+        "_attack_cards",
+        "_defence_cards",
+        "_table_mask",
+        "_table_ranks_mask",  # all cards of the ranks on the table: rank_closure(_tmask), kept current
+        "_unbeaten_mask",
+        "_attack_count",
+        "_beaten_count",
         "_phase",
-        "_over",
-        "_att",
-        "_def",
-        "_elig",
-        "_done",
-        "_joined",
-        "_cap",
-        "_shown",
-        "_bout",
-        "_out",
+        "_is_over",
+        "_attacker",
+        "_defender",
+        "_attackers_mask",
+        "_done_mask",
+        "_joined_order",
+        "_bout_limit",
+        "_shown_mask",
+        "_bout_number",
+        "_out_mask",
         "_out_order",
-        "_empty",
-        "_known",
-        "_discard",
-        "_six",
-        "_six_owner",
-        "_tdrawer",
-        "_sixes",
-        "_hist",
+        "_empty_mask",
+        "_known_cards",
+        "_discard_mask",
+        "_trump_six",
+        "_trump_six_holder",
+        "_trump_drawer",
+        "_last_play_sixes",
+        "_history",
         "_deal",
         "_result",
         "_deal_events",
@@ -201,27 +201,27 @@ class Game(DealMixin, PresentMixin):
         not on the play path, which keeps the masks up to date incrementally.
         """
         table = unbeaten = 0
-        for attack, defence in zip(self._tatt, self._tdef, strict=True):
+        for attack, defence in zip(self._attack_cards, self._defence_cards, strict=True):
             table |= BIT[attack]
             if defence >= 0:
                 table |= BIT[defence]
             else:
                 unbeaten |= BIT[attack]
-        self._tmask = table
-        self._tclos = rank_closure(table)
-        self._unb = unbeaten
-        self._natt = len(self._tatt)
+        self._table_mask = table
+        self._table_ranks_mask = rank_closure(table)
+        self._unbeaten_mask = unbeaten
+        self._attack_count = len(self._attack_cards)
 
     def _limit(self) -> int:
-        fbl = self._c.fbl
-        return fbl if fbl and self._bout == 0 else MAX_ATTACK
+        fbl = self._config.first_bout_limit
+        return fbl if fbl and self._bout_number == 0 else MAX_ATTACK
 
     def _next_opp(self, s: int) -> int:
         """Next seat after ``s`` that holds cards and (in teams) is not a partner; -1 if none."""
-        c = self._c
-        n = c.n
-        team = c.team
-        gone = self._out | self._empty
+        c = self._config
+        n = c.players
+        team = c.team_of
+        gone = self._out_mask | self._empty_mask
         t = s
         for _ in range(n - 1):
             t += 1
@@ -232,8 +232,8 @@ class Game(DealMixin, PresentMixin):
         return -1
 
     def _next_active(self, s: int) -> int:
-        n = self._c.n
-        out = self._out
+        n = self._config.players
+        out = self._out_mask
         t = s
         for _ in range(n - 1):
             t += 1
@@ -244,17 +244,17 @@ class Game(DealMixin, PresentMixin):
         return -1
 
     def _eligible(self, att: int, d: int) -> int:
-        c = self._c
-        key = (self._out << 6) | (att << 3) | d
-        m = c.elig_cache.get(key)
+        c = self._config
+        key = (self._out_mask << 6) | (att << 3) | d
+        m = c.attackers_cache.get(key)
         if m is not None:
             return m
-        n = c.n
-        team = c.team
-        out = self._out
-        if c.scope == "attacker":
+        n = c.players
+        team = c.team_of
+        out = self._out_mask
+        if c.throw_in == "attacker":
             m = 1 << att
-        elif c.scope == "all":
+        elif c.throw_in == "all":
             m = 1 << att
             for s in range(n):
                 if s != d and not out >> s & 1 and (team is None or team[s] != team[d]):
@@ -268,29 +268,29 @@ class Game(DealMixin, PresentMixin):
                     if s != d and not out >> s & 1 and (team is None or team[s] != team[d]):
                         m |= 1 << s
                         break
-        c.elig_cache[key] = m
+        c.attackers_cache[key] = m
         return m
 
     def _start_bout(self, att: int) -> BoutStarted:
-        c = self._c
-        gone = self._out | self._empty
+        c = self._config
+        gone = self._out_mask | self._empty_mask
         # Nobody out: the next seat is always the defender (in teams seats alternate).
-        d = c.nxt[att] if not gone else self._next_opp(att)
-        fbl = c.fbl
-        cap = fbl if fbl and not self._bout else MAX_ATTACK
+        d = c.next_seat[att] if not gone else self._next_opp(att)
+        fbl = c.first_bout_limit
+        cap = fbl if fbl and not self._bout_number else MAX_ATTACK
         hc = self._hands[d].bit_count()
         if hc < cap:
             cap = hc
-        self._att = att
-        self._def = d
-        self._cap = cap
-        m = c.elig_cache.get((self._out << 6) | (att << 3) | d)
-        self._elig = m if m is not None else self._eligible(att, d)
+        self._attacker = att
+        self._defender = d
+        self._bout_limit = cap
+        m = c.attackers_cache.get((self._out_mask << 6) | (att << 3) | d)
+        self._attackers_mask = m if m is not None else self._eligible(att, d)
         self._phase = LEAD
-        self._done = 0
-        self._joined = []
-        self._shown = 0
-        self._nbeat = 0
+        self._done_mask = 0
+        self._joined_order = []
+        self._shown_mask = 0
+        self._beaten_count = 0
         return _BOUT_STARTED.get(att << 3 | d | cap << 6) or _bout_started(att, d, cap)
 
     # -------------------------------------------------------- legal actions
@@ -300,15 +300,15 @@ class Game(DealMixin, PresentMixin):
         ph = self._phase
         out: list[Action] = []
         if ph == LEAD:
-            s = self._att
-            c = self._c
+            s = self._attacker
+            c = self._config
             h = self._hands[s]
-            if c.multi:
+            if c.multi_card_lead:
                 # _attacks, inlined: every bout starts here.
-                cap = self._cap
+                cap = self._bout_limit
                 key = s << 2 | (3 if cap >= 4 else cap - 1)
                 hb = h.to_bytes(7, "little")
-                for tb, i in c.atk[key] or _attack_tables(c, key):
+                for tb, i in c.attack_tables[key] or _attack_tables(c, key):
                     v = hb[i]
                     if v:
                         out += tb[v] or _attack_cell(tb, key, i, v)
@@ -322,11 +322,11 @@ class Game(DealMixin, PresentMixin):
             return out
         else:
             hands = self._hands
-            unb = self._unb if ph == DEFEND else 0
+            unb = self._unbeaten_mask if ph == DEFEND else 0
             if unb:
-                d = self._def
+                d = self._defender
                 hd = hands[d]
-                beat = self._beat
+                beat = self._beaters
                 # Masks above 30 bits cost an allocation per operation, so the cards are
                 # taken from the top (bit_length allocates nothing, x & -x takes two);
                 # inserting each defence at the front (``out`` is still empty here) keeps
@@ -341,16 +341,16 @@ class Game(DealMixin, PresentMixin):
                             b = bm.bit_length() - 1
                             bm ^= BIT[b]
                             out.insert(0, row[b] or _defend_cell(row, d, a, b))
-                if self._c.perev and not self._nbeat:
+                if self._config.transfers and not self._beaten_count:
                     self._gen_transfers(out)
                 out.append(_TAKE[d])
                 done = False
             else:
                 done = True
-            pend = self._elig & ~self._done & ~self._empty
-            room = self._cap - self._natt
+            pend = self._attackers_mask & ~self._done_mask & ~self._empty_mask
+            room = self._bout_limit - self._attack_count
             if pend and room > 0:
-                closure = self._tclos
+                closure = self._table_ranks_mask
                 while pend:
                     low = pend & -pend
                     pend ^= low
@@ -358,7 +358,7 @@ class Game(DealMixin, PresentMixin):
                     avail = hands[s] & closure
                     if avail:
                         if avail.bit_count() > 1:
-                            _attacks(out, s, avail, room, self._c)
+                            _attacks(out, s, avail, room, self._config)
                         else:
                             i = (avail.bit_length() - 1) << 3 | s
                             out.append(_ATK1[i] or _atk1(i))
@@ -369,18 +369,18 @@ class Game(DealMixin, PresentMixin):
                     low = pend & -pend
                     pend ^= low
                     out.append(_DONE[low.bit_length() - 1])
-        if self._six and self._six_owner >= 0 and self._swap_target() is not None:
-            out.append(_SWAP[self._six_owner])
+        if self._trump_six and self._trump_six_holder >= 0 and self._swap_target() is not None:
+            out.append(_SWAP[self._trump_six_holder])
         return out
 
     def _gen_transfers(self, out: list[Action]) -> None:
-        d = self._def
+        d = self._defender
         nd = self._next_opp(d)
         if nd < 0:
             return
-        r4 = (self._tatt[0] >> 2) << 2
+        r4 = (self._attack_cards[0] >> 2) << 2
         hd = self._hands[d]
-        natt = self._natt
+        natt = self._attack_count
         room = min(self._limit(), self._hands[nd].bit_count()) - natt
         if room > 0:
             nib = hd >> r4 & 15
@@ -388,17 +388,17 @@ class Game(DealMixin, PresentMixin):
                 if cnt > room:
                     break
                 out.append(transfer_action(d, sub << r4))
-        if self._c.showok and room >= 0:
-            card = r4 + self._tsuit
-            if hd >> card & 1 and not self._shown >> card & 1:
+        if self._config.trump_show and room >= 0:
+            card = r4 + self._trump_suit
+            if hd >> card & 1 and not self._shown_mask >> card & 1:
                 out.append(show_action(d, card))
 
     def _swap_target(self) -> int | None:
         """Where the trump six would go on a swap: -1 under the talon, a seat, or None."""
         if self._talon:
             return -1
-        t = self._tdrawer
-        if t >= 0 and self._phase == LEAD and t != self._six_owner:
+        t = self._trump_drawer
+        if t >= 0 and self._phase == LEAD and t != self._trump_six_holder:
             return t
         return None
 
@@ -416,16 +416,16 @@ class Game(DealMixin, PresentMixin):
         # (neither can pass it) and raise those reasons first when refusing (_refuse_any);
         # the rare ones call _refuse_any up front.
         ev = _HANDLERS[action._kind_code](self, action.seat, action)
-        self._hist = (self._hist, action)
+        self._history = (self._history, action)
         return ev
 
     def _refuse_any(self, action: Action) -> None:
         """Raise the reasons that apply to every kind: the game is over, no such seat."""
         if self._phase == OVER:
             raise IllegalAction(f"{action}: the game is over", code="game_over")
-        if action.seat >= self._c.n:
+        if action.seat >= self._config.players:
             raise IllegalAction(
-                f"{action}: there is no seat {action.seat} in a {self._c.n}-player game",
+                f"{action}: there is no seat {action.seat} in a {self._config.players}-player game",
                 code="no_such_seat",
             )
 
@@ -437,27 +437,27 @@ class Game(DealMixin, PresentMixin):
 
     def _check_attacker(self, action: Action, seat: int) -> None:
         """Why ``seat`` may not add attack cards now (raises), for throw-ins and done."""
-        if seat == self._def:
+        if seat == self._defender:
             raise IllegalAction(f"{action}: seat {seat} is the defender", code="is_defender")
-        if not self._elig >> seat & 1:
-            team = self._c.team
-            if self._out >> seat & 1:
+        if not self._attackers_mask >> seat & 1:
+            team = self._config.team_of
+            if self._out_mask >> seat & 1:
                 why, code = f"seat {seat} is out of the game", "out_of_game"
-            elif team is not None and team[seat] == team[self._def]:
+            elif team is not None and team[seat] == team[self._defender]:
                 why, code = f"seat {seat} is the defender's partner", "defenders_partner"
-            elif self._c.scope == "attacker":
-                why = f"only the principal attacker (seat {self._att}) may attack in this variant"
+            elif self._config.throw_in == "attacker":
+                why = f"only the principal attacker (seat {self._attacker}) may attack in this variant"
                 code = "principal_attacker_only"
             else:
                 why = f"only the defender's neighbours may throw in, and seat {seat} is not one"
                 code = "not_a_neighbour"
             raise IllegalAction(f"{action}: {why}", code=code)
-        if self._done >> seat & 1:
+        if self._done_mask >> seat & 1:
             raise IllegalAction(
                 f"{action}: seat {seat} has said done; it may act again once new cards reach the table",
                 code="said_done",
             )
-        if self._empty >> seat & 1:
+        if self._empty_mask >> seat & 1:
             raise IllegalAction(f"{action}: seat {seat} has no cards", code="no_cards")
 
     def _do_attack(self, seat: int, action: Action) -> list[Any]:
@@ -471,48 +471,55 @@ class Game(DealMixin, PresentMixin):
         # says "m is not a subset of x" with one mask operation where ``m & ~x`` takes two.)
         if ph == LEAD:
             if (
-                seat != self._att
+                seat != self._attacker
                 or hands[seat] & m != m
-                or (n > 1 and (not self._c.multi or m & ~RANK_MASK[idx[0] >> 2] or n > self._cap))
+                or (
+                    n > 1
+                    and (
+                        not self._config.multi_card_lead
+                        or m & ~RANK_MASK[idx[0] >> 2]
+                        or n > self._bout_limit
+                    )
+                )
             ):
                 self._refuse_attack(seat, action)
         else:
             if (
                 ph == OVER
-                or seat == self._def
-                or not (self._elig & ~self._done & ~self._empty) >> seat & 1
+                or seat == self._defender
+                or not (self._attackers_mask & ~self._done_mask & ~self._empty_mask) >> seat & 1
                 or hands[seat] & m != m
-                or self._tclos & m != m
+                or self._table_ranks_mask & m != m
                 or (n > 1 and m & ~RANK_MASK[idx[0] >> 2])
-                or self._natt + n > self._cap
+                or self._attack_count + n > self._bout_limit
             ):
                 self._refuse_attack(seat, action)
         # Mutations start here: everything above only reads.
         h = hands[seat] ^ m
         hands[seat] = h
-        known = self._known
+        known = self._known_cards
         if known[seat] & m:
             known[seat] &= ~m
-        if self._six and m & self._six:
-            self._six = 0
+        if self._trump_six and m & self._trump_six:
+            self._trump_six = 0
         if n == 1:
-            self._tatt.append(idx[0])
-            self._tdef.append(-1)
+            self._attack_cards.append(idx[0])
+            self._defence_cards.append(-1)
         else:
-            self._tatt.extend(idx)
-            self._tdef.extend([-1] * n)
-        self._tmask |= m
-        self._tclos |= RANK_MASK[idx[0] >> 2]  # the cards share one rank
-        self._unb |= m
-        self._natt += n
-        self._done = 0
-        joined = self._joined
+            self._attack_cards.extend(idx)
+            self._defence_cards.extend([-1] * n)
+        self._table_mask |= m
+        self._table_ranks_mask |= RANK_MASK[idx[0] >> 2]  # the cards share one rank
+        self._unbeaten_mask |= m
+        self._attack_count += n
+        self._done_mask = 0
+        joined = self._joined_order
         if seat not in joined:
             joined.append(seat)
         if ph == LEAD:
             ev: list[Any] = [action._lead_event]
             self._phase = DEFEND
-            self._tdrawer = -1  # the swap window after the talon ran out closes here
+            self._trump_drawer = -1  # the swap window after the talon ran out closes here
         else:
             ev = [action._event]
         if not h:
@@ -528,14 +535,14 @@ class Game(DealMixin, PresentMixin):
         m = action.card_mask
         h = self._hands[seat]
         if self._phase == LEAD:
-            if seat != self._att:
+            if seat != self._attacker:
                 raise IllegalAction(
-                    f"{action}: seat {self._att} leads this bout, not seat {seat}",
+                    f"{action}: seat {self._attacker} leads this bout, not seat {seat}",
                     code="not_your_lead",
                 )
             if m & ~h:
                 raise self._not_held(action, seat, m & ~h)
-            if not self._c.multi:
+            if not self._config.multi_card_lead:
                 raise IllegalAction(
                     f"{action}: this variant allows one card on the lead", code="one_card_lead"
                 )
@@ -544,8 +551,8 @@ class Game(DealMixin, PresentMixin):
                     f"{action}: cards played together must be of one rank", code="mixed_ranks"
                 )
             raise IllegalAction(
-                f"{action}: this bout allows at most {self._cap} attack cards"
-                f" (defender seat {self._def} holds {self._hands[self._def].bit_count()})",
+                f"{action}: this bout allows at most {self._bout_limit} attack cards"
+                f" (defender seat {self._defender} holds {self._hands[self._defender].bit_count()})",
                 code="too_many_cards",
             )
         self._check_attacker(action, seat)
@@ -555,16 +562,16 @@ class Game(DealMixin, PresentMixin):
             raise IllegalAction(
                 f"{action}: cards played together must be of one rank", code="mixed_ranks"
             )
-        if m & ~rank_closure(self._tmask):
+        if m & ~rank_closure(self._table_mask):
             raise IllegalAction(
                 f"{action}: rank {RANKS[(m.bit_length() - 1) >> 2]} is not on the table;"
                 " a throw-in must match the rank of a card played in this bout",
                 code="rank_not_on_table",
             )
-        left = self._cap - self._natt
+        left = self._bout_limit - self._attack_count
         raise IllegalAction(
-            f"{action}: the bout's limit is {self._cap} attack cards and"
-            f" {self._natt} are played, so {max(left, 0)} more may be added",
+            f"{action}: the bout's limit is {self._bout_limit} attack cards and"
+            f" {self._attack_count} are played, so {max(left, 0)} more may be added",
             code="too_many_cards",
         )
 
@@ -573,33 +580,35 @@ class Game(DealMixin, PresentMixin):
         hands = self._hands
         if (
             self._phase != DEFEND
-            or seat != self._def
-            or not self._unb >> a & 1
+            or seat != self._defender
+            or not self._unbeaten_mask >> a & 1
             or not hands[seat] >> b & 1
-            or not self._beat[a] >> b & 1
+            or not self._beaters[a] >> b & 1
         ):
             self._refuse_defence(seat, action)
         bb = BIT[b]
         h = hands[seat] ^ bb
         hands[seat] = h
-        known = self._known
+        known = self._known_cards
         if known[seat] & bb:
             known[seat] &= ~bb
-        if self._six and bb & self._six:
-            self._six = 0
-        self._tdef[self._tatt.index(a)] = b
-        self._tmask |= bb
-        self._tclos |= RANK_MASK[b >> 2]
-        unb = self._unb ^ BIT[a]
-        self._unb = unb
-        self._nbeat += 1
+        if self._trump_six and bb & self._trump_six:
+            self._trump_six = 0
+        self._defence_cards[self._attack_cards.index(a)] = b
+        self._table_mask |= bb
+        self._table_ranks_mask |= RANK_MASK[b >> 2]
+        unb = self._unbeaten_mask ^ BIT[a]
+        self._unbeaten_mask = unb
+        self._beaten_count += 1
         ev: list[Any] = [action._event]
         if not h:
             self._emptied(seat, action, ev)
             if self._phase == OVER:
                 return ev
         if not unb and (
-            self._natt >= self._cap or not h or not self._elig & ~self._done & ~self._empty
+            self._attack_count >= self._bout_limit
+            or not h
+            or not self._attackers_mask & ~self._done_mask & ~self._empty_mask
         ):
             self._end_bout(ev, True)
         return ev
@@ -608,13 +617,13 @@ class Game(DealMixin, PresentMixin):
         self._refuse_any(action)
         if self._phase != DEFEND:
             raise self._no_defence(action)
-        if seat != self._def:
+        if seat != self._defender:
             raise IllegalAction(
-                f"{action}: only the defender (seat {self._def}) defends", code="not_defender"
+                f"{action}: only the defender (seat {self._defender}) defends", code="not_defender"
             )
         a, b = action.card_indices
-        if not self._unb >> a & 1:
-            if self._tmask >> a & 1 and a in self._tatt:
+        if not self._unbeaten_mask >> a & 1:
+            if self._table_mask >> a & 1 and a in self._attack_cards:
                 raise IllegalAction(
                     f"{action}: {CODES[a]} is already beaten", code="already_beaten"
                 )
@@ -624,7 +633,7 @@ class Game(DealMixin, PresentMixin):
         if not self._hands[seat] >> b & 1:
             raise self._not_held(action, seat, BIT[b])
         raise IllegalAction(
-            f"{action}: {CODES[b]} does not beat {CODES[a]} (trumps are {SUITS[self._tsuit]};"
+            f"{action}: {CODES[b]} does not beat {CODES[a]} (trumps are {SUITS[self._trump_suit]};"
             " beat with a higher card of the same suit, or a trump against a non-trump)",
             code="does_not_beat",
         )
@@ -636,7 +645,7 @@ class Game(DealMixin, PresentMixin):
                 f"{action}: the table is empty; nothing to defend yet", code="nothing_to_defend"
             )
         return IllegalAction(
-            f"{action}: the defender (seat {self._def}) has already chosen to take",
+            f"{action}: the defender (seat {self._defender}) has already chosen to take",
             code="already_taking",
         )
 
@@ -644,45 +653,45 @@ class Game(DealMixin, PresentMixin):
         if self._phase != DEFEND:
             self._refuse_any(action)
             raise self._no_defence(action)
-        if seat != self._def:
+        if seat != self._defender:
             self._refuse_any(action)
             raise IllegalAction(
-                f"{action}: only the defender (seat {self._def}) may take", code="not_defender"
+                f"{action}: only the defender (seat {self._defender}) may take", code="not_defender"
             )
-        if not self._unb:
+        if not self._unbeaten_mask:
             raise IllegalAction(
                 f"{action}: every attack card is beaten; there is nothing to take",
                 code="nothing_to_take",
             )
         self._phase = TAKING
-        self._done = 0
+        self._done_mask = 0
         ev: list[Any] = [action._event]
         # _settle for the taking phase, inlined: the bout ends at once when no attacker
         # can add a card.
-        if self._natt >= self._cap or not self._elig & ~self._empty:
+        if self._attack_count >= self._bout_limit or not self._attackers_mask & ~self._empty_mask:
             self._end_bout(ev, False)
         return ev
 
     def _do_done(self, seat: int, action: Action) -> list[Any]:
         ph = self._phase
         bit = 1 << seat
-        pend = self._elig & ~self._done & ~self._empty
+        pend = self._attackers_mask & ~self._done_mask & ~self._empty_mask
         if (
             ph == LEAD  # noqa: SIM109  (two int compares beat building a tuple here)
             or ph == OVER
-            or seat == self._def
+            or seat == self._defender
             or not pend & bit
-            or (ph == DEFEND and self._unb)
+            or (ph == DEFEND and self._unbeaten_mask)
         ):
             self._refuse_any(action)
             if ph == LEAD:
                 raise IllegalAction(
-                    f"{action}: the bout has not started; seat {self._att} must lead",
+                    f"{action}: the bout has not started; seat {self._attacker} must lead",
                     code="bout_not_started",
                 )
             self._check_attacker(action, seat)
             raise IllegalAction(f"{action}: attack cards are still unbeaten", code="unbeaten_cards")
-        self._done |= bit
+        self._done_mask |= bit
         ev: list[Any] = [action._event]
         if pend == bit:  # nobody else is still to say done
             self._end_bout(ev, ph == DEFEND)
@@ -691,11 +700,12 @@ class Game(DealMixin, PresentMixin):
     def _check_transfer(self, action: Action, seat: int, what: str) -> int:
         if self._phase != DEFEND:
             raise self._no_defence(action)
-        if seat != self._def:
+        if seat != self._defender:
             raise IllegalAction(
-                f"{action}: only the defender (seat {self._def}) may {what}", code="not_defender"
+                f"{action}: only the defender (seat {self._defender}) may {what}",
+                code="not_defender",
             )
-        if self._nbeat:
+        if self._beaten_count:
             raise IllegalAction(
                 f"{action}: a card of this bout is already beaten, too late to {what}",
                 code="too_late_to_transfer",
@@ -710,7 +720,7 @@ class Game(DealMixin, PresentMixin):
 
     def _do_transfer(self, seat: int, action: Action) -> list[Any]:
         self._refuse_any(action)
-        if not self._c.perev:
+        if not self._config.transfers:
             raise IllegalAction(f"{action}: transfers need mode perevodnoy", code="no_transfers")
         nd = self._check_transfer(action, seat, "transfer")
         m = action.card_mask
@@ -718,14 +728,14 @@ class Game(DealMixin, PresentMixin):
         h = hands[seat]
         if m & ~h:
             raise self._not_held(action, seat, m & ~h)
-        r = self._tatt[0] >> 2
+        r = self._attack_cards[0] >> 2
         if m & ~RANK_MASK[r]:
             raise IllegalAction(
                 f"{action}: a transfer needs cards of the attack's rank {RANKS[r]}",
                 code="wrong_transfer_rank",
             )
         n = len(action.card_indices)
-        total = self._natt + n
+        total = self._attack_count + n
         limit = self._limit()
         if total > limit:
             raise IllegalAction(
@@ -741,16 +751,16 @@ class Game(DealMixin, PresentMixin):
             )
         h ^= m
         hands[seat] = h
-        self._known[seat] &= ~m
-        if m & self._six:
-            self._six = 0
+        self._known_cards[seat] &= ~m
+        if m & self._trump_six:
+            self._trump_six = 0
         for i in action.card_indices:
-            self._tatt.append(i)
-            self._tdef.append(-1)
-        self._tmask |= m
-        self._tclos |= RANK_MASK[r]
-        self._unb |= m
-        self._natt = total
+            self._attack_cards.append(i)
+            self._defence_cards.append(-1)
+        self._table_mask |= m
+        self._table_ranks_mask |= RANK_MASK[r]
+        self._unbeaten_mask |= m
+        self._attack_count = total
         ev: list[Any] = [Transferred(seat, action.cards, nd)]
         self._pass_attack(seat, nd, limit)
         if not h:
@@ -759,7 +769,7 @@ class Game(DealMixin, PresentMixin):
 
     def _do_show(self, seat: int, action: Action) -> list[Any]:
         self._refuse_any(action)
-        if not self._c.showok:
+        if not self._config.trump_show:
             raise IllegalAction(
                 f"{action}: this variant has no trump-show transfer", code="no_trump_show"
             )
@@ -767,54 +777,54 @@ class Game(DealMixin, PresentMixin):
         card = action.card_indices[0]
         if not self._hands[seat] >> card & 1:
             raise self._not_held(action, seat, BIT[card])
-        r = self._tatt[0] >> 2
-        if card != r * 4 + self._tsuit:
+        r = self._attack_cards[0] >> 2
+        if card != r * 4 + self._trump_suit:
             raise IllegalAction(
-                f"{action}: only the trump of the attack's rank ({RANKS[r]}{SUITS[self._tsuit]}) can be shown",
+                f"{action}: only the trump of the attack's rank ({RANKS[r]}{SUITS[self._trump_suit]}) can be shown",
                 code="wrong_trump_shown",
             )
-        if self._shown >> card & 1:
+        if self._shown_mask >> card & 1:
             raise IllegalAction(
                 f"{action}: {CODES[card]} was already shown in this bout", code="already_shown"
             )
         nh = self._hands[nd].bit_count()
-        if nh < self._natt:
+        if nh < self._attack_count:
             raise IllegalAction(
-                f"{action}: seat {nd} holds {nh} card(s), fewer than the {self._natt} attack cards on the table",
+                f"{action}: seat {nd} holds {nh} card(s), fewer than the {self._attack_count} attack cards on the table",
                 code="next_has_too_few_cards",
             )
-        self._shown |= BIT[card]
-        self._known[seat] |= BIT[card]
+        self._shown_mask |= BIT[card]
+        self._known_cards[seat] |= BIT[card]
         ev: list[Any] = [Shown(seat, CODES[card], nd)]
         self._pass_attack(seat, nd, self._limit())
         return ev
 
     def _pass_attack(self, seat: int, nd: int, limit: int) -> None:
-        if seat not in self._joined:
-            self._joined.append(seat)
-        self._att = seat
-        self._def = nd
+        if seat not in self._joined_order:
+            self._joined_order.append(seat)
+        self._attacker = seat
+        self._defender = nd
         hc = self._hands[nd].bit_count()
-        self._cap = hc if hc < limit else limit
-        self._elig = self._eligible(seat, nd)
-        self._done = 0
+        self._bout_limit = hc if hc < limit else limit
+        self._attackers_mask = self._eligible(seat, nd)
+        self._done_mask = 0
 
     def _do_swap(self, seat: int, action: Action) -> list[Any]:
         self._refuse_any(action)
-        if not self._c.swap:
+        if not self._config.trump_six_swap:
             raise IllegalAction(f"{action}: this variant has no trump-six swap", code="no_swap")
-        if not self._six:
+        if not self._trump_six:
             raise IllegalAction(
                 f"{action}: the trump six can no longer be swapped", code="six_gone"
             )
-        if self._six_owner != seat:
+        if self._trump_six_holder != seat:
             raise IllegalAction(
                 f"{action}: only the original holder of the trump six may swap it",
                 code="not_six_holder",
             )
         target = self._swap_target()
         if target is None:
-            if self._tdrawer == seat:
+            if self._trump_drawer == seat:
                 raise IllegalAction(
                     f"{action}: seat {seat} drew the face-up trump itself", code="drew_the_trump"
                 )
@@ -822,37 +832,39 @@ class Game(DealMixin, PresentMixin):
                 f"{action}: too late, the talon has run out and a new bout has begun",
                 code="swap_too_late",
             )
-        six = self._six
+        six = self._trump_six
         six_card = six.bit_length() - 1
-        face = self._talon[0] if target < 0 else self._trump
+        face = self._talon[0] if target < 0 else self._trump_card
         fb = BIT[face]
         hands = self._hands
-        known = self._known
+        known = self._known_cards
         hands[seat] ^= six | fb
         known[seat] = (known[seat] & ~six) | fb
         if target < 0:
             self._talon[0] = six_card
-            self._trump = six_card
+            self._trump_card = six_card
             other = None
         else:
             hands[target] ^= six | fb
             known[target] = (known[target] & ~fb) | six
             other = target
-        self._six = 0
-        self._six_owner = -1
+        self._trump_six = 0
+        self._trump_six_holder = -1
         return [Swapped(seat, CODES[six_card], CODES[face], other)]
 
     def _do_resign(self, seat: int, action: Action) -> list[Any]:
         self._refuse_any(action)
-        if self._out >> seat & 1:
+        if self._out_mask >> seat & 1:
             raise IllegalAction(
                 f"{action}: seat {seat} is already out of the game", code="out_of_game"
             )
-        team = self._c.team
+        team = self._config.team_of
         ev: list[Any] = [Resigned(seat)]
         winner = None
-        if self._c.rules.one_winner:
-            rest = [s for s in range(self._c.n) if s != seat and not self._out >> s & 1]
+        if self._config.rules.one_winner:
+            rest = [
+                s for s in range(self._config.players) if s != seat and not self._out_mask >> s & 1
+            ]
             if len(rest) == 1:
                 winner = rest[0]
         self._finish(ev, seat, None if team is None else team[seat], False, winner, seat)
@@ -862,7 +874,7 @@ class Game(DealMixin, PresentMixin):
 
     def _emptied(self, seat: int, action: Action, ev: list[Any]) -> None:
         """``seat`` just played its last card."""
-        self._empty |= 1 << seat
+        self._empty_mask |= 1 << seat
         # The cards this play put down: a defence names the attack card it beat first,
         # and that card was the other side's.
         played = action.card_indices[1:] if action._kind_code == K_DEFEND else action.card_indices
@@ -870,60 +882,63 @@ class Game(DealMixin, PresentMixin):
         for i in played:
             if i >> 2 == SIX_RANK:
                 six += 1
-        self._sixes[seat] = six
+        self._last_play_sixes[seat] = six
         if not self._talon:
             self._go_out(seat, ev)
 
     def _go_out(self, seat: int, ev: list[Any]) -> None:
-        self._out |= 1 << seat
+        self._out_mask |= 1 << seat
         self._out_order.append(seat)
         ev.append(WentOut(seat))
-        if self._c.rules.one_winner:
+        if self._config.rules.one_winner:
             self._finish(ev, None, None, False, seat, None)
 
     def _settle(self, ev: list[Any]) -> None:
         """End the bout if nobody is left who could still act in it."""
         ph = self._phase
         if ph == DEFEND:
-            if self._unb:
+            if self._unbeaten_mask:
                 return
             if (
-                self._natt >= self._cap
-                or not self._hands[self._def]
-                or not self._elig & ~self._done & ~self._empty
+                self._attack_count >= self._bout_limit
+                or not self._hands[self._defender]
+                or not self._attackers_mask & ~self._done_mask & ~self._empty_mask
             ):
                 self._end_bout(ev, True)
         elif ph == TAKING and (
-            self._natt >= self._cap or not self._elig & ~self._done & ~self._empty
+            self._attack_count >= self._bout_limit
+            or not self._attackers_mask & ~self._done_mask & ~self._empty_mask
         ):
             self._end_bout(ev, False)
 
     def _end_bout(self, ev: list[Any], beaten: bool) -> None:
-        d = self._def
-        cards = self._tmask
-        tatt = self._tatt
+        d = self._defender
+        cards = self._table_mask
+        tatt = self._attack_cards
         hands = self._hands
         if beaten:
-            self._discard |= cards
-            ev.append(_tn(BoutBeaten, (d, tuple(map(_CODE, tatt + self._tdef)))))
+            self._discard_mask |= cards
+            ev.append(_tn(BoutBeaten, (d, tuple(map(_CODE, tatt + self._defence_cards)))))
         else:
             hands[d] |= cards
-            self._known[d] |= cards
-            self._empty &= ~(1 << d)
-            if self._nbeat:
+            self._known_cards[d] |= cards
+            self._empty_mask &= ~(1 << d)
+            if self._beaten_count:
                 taken = [*map(_CODE, tatt)]
-                taken += [CODES[i] for i in self._tdef if i >= 0]
+                taken += [CODES[i] for i in self._defence_cards if i >= 0]
                 ev.append(_tn(CardsTaken, (d, tuple(taken))))
             else:
                 ev.append(_tn(CardsTaken, (d, tuple(map(_CODE, tatt)))))
-        self._tatt = []
-        self._tdef = []
-        self._tmask = self._tclos = self._unb = self._natt = self._nbeat = 0
+        self._attack_cards = []
+        self._defence_cards = []
+        self._table_mask = self._table_ranks_mask = self._unbeaten_mask = self._attack_count = (
+            self._beaten_count
+        ) = 0
         talon = self._talon
         # Drawing order: the principal attacker (after transfers: the last one to pass
         # the attack on), the other attackers in the order they joined, the defender.
-        order = self._joined
-        att = self._att
+        order = self._joined_order
+        att = self._attacker
         if order[0] != att:
             order.remove(att)
             order.insert(0, att)
@@ -931,8 +946,8 @@ class Game(DealMixin, PresentMixin):
             order.remove(d)
         order.append(d)
         if talon:
-            hs = self._c.hs
-            six = self._six
+            hs = self._config.hand_size
+            six = self._trump_six
             for s in order:
                 h = hands[s]
                 need = hs - h.bit_count()
@@ -950,73 +965,73 @@ class Game(DealMixin, PresentMixin):
                         m |= BIT[i]
                     talon.clear()
                 if not h:
-                    self._empty &= ~(1 << s)
+                    self._empty_mask &= ~(1 << s)
                 hands[s] = h | m
                 if six and m & six:
-                    self._six_owner = s
+                    self._trump_six_holder = s
                 if talon:
                     ev.append(_DREW.get(k << 3 | s) or _drew(s, k))
                     continue
                 # The face-up trump was the last card: drawn, so publicly in this hand.
-                self._known[s] |= BIT[self._trump]
+                self._known_cards[s] |= BIT[self._trump_card]
                 if six:
-                    self._tdrawer = s
-                ev.append(_tn(Drew, (s, k, CODES[self._trump])))
+                    self._trump_drawer = s
+                ev.append(_tn(Drew, (s, k, CODES[self._trump_card])))
                 break
         if not talon:
-            out = self._out
+            out = self._out_mask
             for s in order:
                 if not hands[s] and not out >> s & 1:
                     self._go_out(s, ev)
                     if self._phase == OVER:
                         return
-        c = self._c
-        if self._out:
+        c = self._config
+        if self._out_mask:
             if self._check_over(ev):
                 return
-            att = d if beaten and not self._out >> d & 1 else self._next_active(d)
+            att = d if beaten and not self._out_mask >> d & 1 else self._next_active(d)
             d = self._next_opp(att)
-            key = self._out << 6 | att << 3 | d
+            key = self._out_mask << 6 | att << 3 | d
         else:
-            att = d if beaten else c.nxt[d]
-            d = c.nxt[att]  # nobody out: the next seat defends (in teams seats alternate)
+            att = d if beaten else c.next_seat[d]
+            d = c.next_seat[att]  # nobody out: the next seat defends (in teams seats alternate)
             key = att << 3 | d
         # The next bout starts.
-        bout = self._bout + 1
-        self._bout = bout
-        cap = MAX_ATTACK if bout else c.fbl or MAX_ATTACK
+        bout = self._bout_number + 1
+        self._bout_number = bout
+        cap = MAX_ATTACK if bout else c.first_bout_limit or MAX_ATTACK
         hc = hands[d].bit_count()
         if hc < cap:
             cap = hc
-        self._att = att
-        self._def = d
-        self._cap = cap
-        m = c.elig_cache.get(key)
-        self._elig = m if m is not None else self._eligible(att, d)
+        self._attacker = att
+        self._defender = d
+        self._bout_limit = cap
+        m = c.attackers_cache.get(key)
+        self._attackers_mask = m if m is not None else self._eligible(att, d)
         self._phase = LEAD
-        self._done = 0
-        self._joined = []
-        self._shown = 0
+        self._done_mask = 0
+        self._joined_order = []
+        self._shown_mask = 0
         ev.append(_BOUT_STARTED.get(att << 3 | d | cap << 6) or _bout_started(att, d, cap))
 
     def _check_over(self, ev: list[Any]) -> bool:
-        c = self._c
-        alive = c.all_seats & ~self._out
-        team = c.team
+        c = self._config
+        alive = c.all_seats & ~self._out_mask
+        team = c.team_of
         if team is None:
             if alive & (alive - 1):
                 return False
             fool = alive.bit_length() - 1 if alive else None
             self._finish(ev, fool, None, fool is None, None, None)
             return True
-        alive_teams = {team[s] for s in range(c.n) if alive >> s & 1}
+        alive_teams = {team[s] for s in range(c.players) if alive >> s & 1}
         if len(alive_teams) > 1:
             return False
         if not alive_teams:
             self._finish(ev, None, None, True, None, None)
             return True
         losing = alive_teams.pop()
-        holders = [s for s in range(c.n) if alive >> s & 1]
+        holders = [s for s in range(c.players) if alive >> s & 1]
         fool = holders[0] if len(holders) == 1 else None
         self._finish(ev, fool, losing, False, None, None)
         return True
@@ -1032,13 +1047,13 @@ class Game(DealMixin, PresentMixin):
     ) -> None:
         ep = 0
         if (
-            self._c.rules.epaulettes
+            self._config.rules.epaulettes
             and resigned is None
             and not draw
             and (fool is not None or fool_team is not None)
             and self._out_order
         ):
-            ep = min(2, self._sixes[self._out_order[-1]])
+            ep = min(2, self._last_play_sixes[self._out_order[-1]])
         self._result = {
             "fool": fool,
             "fool_team": fool_team,
@@ -1049,47 +1064,47 @@ class Game(DealMixin, PresentMixin):
             "resigned": resigned,
         }
         self._phase = OVER
-        self._over = True
-        self._tdrawer = -1
+        self._is_over = True
+        self._trump_drawer = -1
         ev.append(_tn(GameOver, (self.result,)))
 
     # ------------------------------------------------------------- copying
 
     def copy(self) -> Game:
         g = _new(Game)
-        g._c = self._c
+        g._config = self._config
         g._hands = self._hands[:]
         g._talon = self._talon[:]
-        g._trump = self._trump
-        g._tsuit = self._tsuit
-        g._beat = self._beat
-        g._tatt = self._tatt[:]
-        g._tdef = self._tdef[:]
-        g._tmask = self._tmask
-        g._tclos = self._tclos
-        g._unb = self._unb
-        g._natt = self._natt
-        g._nbeat = self._nbeat
+        g._trump_card = self._trump_card
+        g._trump_suit = self._trump_suit
+        g._beaters = self._beaters
+        g._attack_cards = self._attack_cards[:]
+        g._defence_cards = self._defence_cards[:]
+        g._table_mask = self._table_mask
+        g._table_ranks_mask = self._table_ranks_mask
+        g._unbeaten_mask = self._unbeaten_mask
+        g._attack_count = self._attack_count
+        g._beaten_count = self._beaten_count
         g._phase = self._phase
-        g._over = self._over
-        g._att = self._att
-        g._def = self._def
-        g._elig = self._elig
-        g._done = self._done
-        g._joined = self._joined[:]
-        g._cap = self._cap
-        g._shown = self._shown
-        g._bout = self._bout
-        g._out = self._out
+        g._is_over = self._is_over
+        g._attacker = self._attacker
+        g._defender = self._defender
+        g._attackers_mask = self._attackers_mask
+        g._done_mask = self._done_mask
+        g._joined_order = self._joined_order[:]
+        g._bout_limit = self._bout_limit
+        g._shown_mask = self._shown_mask
+        g._bout_number = self._bout_number
+        g._out_mask = self._out_mask
         g._out_order = self._out_order[:]
-        g._empty = self._empty
-        g._known = self._known[:]
-        g._discard = self._discard
-        g._six = self._six
-        g._six_owner = self._six_owner
-        g._tdrawer = self._tdrawer
-        g._sixes = self._sixes[:]
-        g._hist = self._hist
+        g._empty_mask = self._empty_mask
+        g._known_cards = self._known_cards[:]
+        g._discard_mask = self._discard_mask
+        g._trump_six = self._trump_six
+        g._trump_six_holder = self._trump_six_holder
+        g._trump_drawer = self._trump_drawer
+        g._last_play_sixes = self._last_play_sixes[:]
+        g._history = self._history
         g._deal = self._deal
         g._result = self._result
         g._deal_events = self._deal_events
