@@ -10,7 +10,6 @@ from .cards import (
     BIT,
     CODES,
     DECK_MASK,
-    INDEX,
     SIX_RANK,
     SUIT_MASK,
     card_index,
@@ -33,46 +32,8 @@ from .rules import Rules
 if TYPE_CHECKING:
     from .game import Game
 
-_tn = tuple.__new__  # builds the NamedTuple events without their slower __new__
-_BIT = dict(enumerate(BIT)).__getitem__  # (a dict's: cheaper to call from map than a tuple's)
-
 # Each deck's codes in index order: the unshuffled deck of Game.new.
 _DECKS = {size: tuple(mask_to_codes(m)) for size, m in DECK_MASK.items()}
-
-
-def _shuffle_inline(rng: random.Random, x: list[str]) -> None:
-    # random.Random.shuffle with its _randbelow inlined: the same getrandbits calls, so
-    # the same order, without a Python call per card.
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-
-
-def _same_as_stdlib() -> bool:
-    for seed in range(20):
-        a, b = list(_DECKS[52]), list(_DECKS[52])
-        random.Random(seed).shuffle(a)
-        _shuffle_inline(random.Random(seed), b)
-        if a != b:
-            return False
-    return True
-
-
-# Checked once against this Python's own shuffle; any difference falls back to it.
-_INLINE_OK = _same_as_stdlib()
-
-
-def _shuffle(rng: random.Random, x: list[str]) -> None:
-    """``rng.shuffle(x)``; faster, with the same result, for a plain ``random.Random``."""
-    if rng.__class__ is random.Random and _INLINE_OK:
-        _shuffle_inline(rng, x)
-    else:
-        rng.shuffle(x)
 
 
 class DealMixin:
@@ -112,7 +73,7 @@ class DealMixin:
         """Shuffle a fresh deck with ``rng_or_seed`` (an int seed or a ``random.Random``)."""
         rng = _rng(rng_or_seed)
         deck = list(_DECKS[rules.deck_size])
-        _shuffle(rng, deck)
+        rng.shuffle(deck)
         g = _new(cls)
         g._setup(rules, deck, dealer, first_attacker, None, rng)
         return g
@@ -218,19 +179,12 @@ class DealMixin:
         if isinstance(deck, str) or not hasattr(deck, "__iter__"):
             raise ValueError("deck must be a list of card codes")
         codes = list(deck)
-        try:
-            idx = [*map(INDEX.__getitem__, codes)]
-        except (KeyError, TypeError):
-            idx = [card_index(x) for x in codes]  # raises, naming the bad code
-        if len(set(idx)) == len(idx):
-            # No repeats, so the sum of the card bits is their union.
-            mask = sum(map(_BIT, idx))
-        else:
-            mask = 0
-            for i in idx:
-                if mask & BIT[i]:
-                    raise ValueError(f"deck holds {CODES[i]} twice")
-                mask |= BIT[i]
+        idx = [card_index(x) for x in codes]  # raises, naming a bad code
+        mask = 0
+        for i in idx:
+            if mask & BIT[i]:
+                raise ValueError(f"deck holds {CODES[i]} twice")
+            mask |= BIT[i]
         if mask != c.deck_mask:
             missing = mask_to_codes(c.deck_mask & ~mask)
             extra = mask_to_codes(mask & ~c.deck_mask)
@@ -248,7 +202,7 @@ class DealMixin:
         dealt = n * c.hand_size
         for i in range(n):
             # Round-robin deal: every n-th card of the dealt part (cards are distinct).
-            hands[(dealer + 1 + i) % n] = sum(map(_BIT, idx[i:dealt:n]))
+            hands[(dealer + 1 + i) % n] = sum(BIT[j] for j in idx[i:dealt:n])
         known = [0] * n
         if dealt < len(idx):
             trump = idx[dealt]
@@ -262,7 +216,7 @@ class DealMixin:
         tsuit = trump & 3
 
         events: list[Any] = [
-            _tn(Dealt, (dealer, tuple(map(int.bit_count, hands)), CODES[trump], len(talon)))
+            Dealt(dealer, tuple(h.bit_count() for h in hands), CODES[trump], len(talon))
         ]
         if first_attacker is not None:
             if (
@@ -272,7 +226,7 @@ class DealMixin:
             ):
                 raise ValueError(f"first_attacker must be a seat 0-{n - 1}, not {first_attacker!r}")
             fa, fa_by = first_attacker, "given"
-            events.append(_tn(FirstAttackerChosen, (fa, None)))
+            events.append(FirstAttackerChosen(fa, None))
         else:
             fa = -1
             dealt_trumps = 0
@@ -295,7 +249,7 @@ class DealMixin:
                 fa_by = "lowest_trump"
                 # The leader shows the lowest trump to prove the right to lead.
                 known[fa] |= BIT[card]
-                events.append(_tn(FirstAttackerChosen, (fa, CODES[card])))
+                events.append(FirstAttackerChosen(fa, CODES[card]))
             else:
                 if rng is None:
                     rng = random.Random("durak-first-attacker:" + "".join(codes))

@@ -80,12 +80,8 @@ class HandlersMixin:
             known[seat] &= ~m
         if self._trump_six and m & self._trump_six:
             self._trump_six = 0
-        if n == 1:
-            self._attack_cards.append(idx[0])
-            self._defence_cards.append(-1)
-        else:
-            self._attack_cards.extend(idx)
-            self._defence_cards.extend([-1] * n)
+        self._attack_cards.extend(idx)
+        self._defence_cards.extend([-1] * n)
         self._table_mask |= m
         self._table_ranks_mask |= RANK_MASK[idx[0] >> 2]  # the cards share one rank
         self._unbeaten_mask |= m
@@ -130,20 +126,14 @@ class HandlersMixin:
         self._defence_cards[self._attack_cards.index(a)] = b
         self._table_mask |= bb
         self._table_ranks_mask |= RANK_MASK[b >> 2]
-        unb = self._unbeaten_mask ^ BIT[a]
-        self._unbeaten_mask = unb
+        self._unbeaten_mask ^= BIT[a]
         self._beaten_count += 1
         ev: list[Any] = [action._event]
         if not h:
             self._emptied(seat, action, ev)
             if self._phase == OVER:
                 return ev
-        if not unb and (
-            self._attack_count >= self._bout_limit
-            or not h
-            or not self._attackers_mask & ~self._done_mask & ~self._empty_mask
-        ):
-            self._end_bout(ev, True)
+        self._settle(ev)
         return ev
 
     def _do_take(self, seat: int, action: Action) -> list[Any]:
@@ -152,10 +142,7 @@ class HandlersMixin:
         self._phase = TAKING
         self._done_mask = 0
         ev: list[Any] = [action._event]
-        # _settle for the taking phase, inlined: the bout ends at once when no attacker
-        # can add a card.
-        if self._attack_count >= self._bout_limit or not self._attackers_mask & ~self._empty_mask:
-            self._end_bout(ev, False)
+        self._settle(ev)  # the bout ends at once if no attacker can add a card
         return ev
 
     def _do_done(self, seat: int, action: Action) -> list[Any]:
@@ -188,9 +175,8 @@ class HandlersMixin:
         self._known_cards[seat] &= ~m
         if m & self._trump_six:
             self._trump_six = 0
-        for i in action.card_indices:
-            self._attack_cards.append(i)
-            self._defence_cards.append(-1)
+        self._attack_cards.extend(action.card_indices)
+        self._defence_cards.extend([-1] * len(action.card_indices))
         self._table_mask |= m
         self._table_ranks_mask |= RANK_MASK[r]
         self._unbeaten_mask |= m

@@ -14,7 +14,6 @@ from .actions import (
     K_SWAP,
     K_TAKE,
     Action,
-    attack_action,
     attack_chunk,
     defend_action,
     defend_row,
@@ -37,15 +36,6 @@ def _defend_cell(row: list[Action | None], seat: int, a: int, b: int) -> Action:
 _TAKE = tuple(simple_action(s, K_TAKE) for s in range(8))
 _DONE = tuple(simple_action(s, K_DONE) for s in range(8))
 _SWAP = tuple(simple_action(s, K_SWAP) for s in range(8))
-
-
-# Single-card attacks by card << 3 | seat.
-_ATK1: list[Action | None] = [None] * (64 * 8)
-
-
-def _atk1(i: int) -> Action:
-    a = _ATK1[i] = attack_action(i & 7, BIT[i >> 3])
-    return a
 
 
 # Attack actions are looked up a byte (two ranks) of the hand at a time, in tables of
@@ -92,24 +82,9 @@ class LegalMovesMixin:
         ph = self._phase
         out: list[Action] = []
         if ph == LEAD:
-            s = self._attacker
-            c = self._config
-            h = self._hands[s]
-            if c.multi_card_lead:
-                # _attacks, inlined: every bout starts here.
-                cap = self._bout_limit
-                key = s << 2 | (3 if cap >= 4 else cap - 1)
-                hb = h.to_bytes(7, "little")
-                for tb, i in c.attack_tables[key] or _attack_tables(c, key):
-                    v = hb[i]
-                    if v:
-                        out += tb[v] or _attack_cell(tb, key, i, v)
-            else:
-                while h:
-                    low = h & -h
-                    h ^= low
-                    i = (low.bit_length() - 1) << 3 | s
-                    out.append(_ATK1[i] or _atk1(i))
+            seat = self._attacker
+            room = self._bout_limit if self._config.multi_card_lead else 1
+            _attacks(out, seat, self._hands[seat], room, self._config)
         elif ph == OVER:
             return out
         else:
@@ -134,7 +109,7 @@ class LegalMovesMixin:
                             bm ^= BIT[b]
                             out.insert(0, row[b] or _defend_cell(row, d, a, b))
                 if self._config.transfers and not self._beaten_count:
-                    self._gen_transfers(out)
+                    self._add_transfers(out)
                 out.append(_TAKE[d])
                 done = False
             else:
@@ -149,11 +124,7 @@ class LegalMovesMixin:
                     s = low.bit_length() - 1
                     avail = hands[s] & closure
                     if avail:
-                        if avail.bit_count() > 1:
-                            _attacks(out, s, avail, room, self._config)
-                        else:
-                            i = (avail.bit_length() - 1) << 3 | s
-                            out.append(_ATK1[i] or _atk1(i))
+                        _attacks(out, s, avail, room, self._config)
                     if done:
                         out.append(_DONE[s])
             elif pend and done:
@@ -165,7 +136,7 @@ class LegalMovesMixin:
             out.append(_SWAP[self._trump_six_holder])
         return out
 
-    def _gen_transfers(self, out: list[Action]) -> None:
+    def _add_transfers(self, out: list[Action]) -> None:
         d = self._defender
         nd = self._next_opp(d)
         if nd < 0:

@@ -26,10 +26,6 @@ from .events import (
 )
 from .rules import MAX_ATTACK
 
-# A dict's bound __getitem__ is called without building an argument tuple (a tuple's
-# is a slot wrapper, which builds one), so map() over it is cheaper.
-_CODE = dict(enumerate(CODES)).__getitem__
-_tn = tuple.__new__  # builds the NamedTuple events without their slower __new__
 # Events that are plain values of a few small ints, shared instead of rebuilt every time.
 _BOUT_STARTED: dict[int, BoutStarted] = {}
 _DREW: dict[int, Drew] = {}
@@ -63,8 +59,7 @@ class BoutSettlementMixin:
         self._attacker = att
         self._defender = d
         self._bout_limit = cap
-        m = c.attackers_cache.get((self._out_mask << 6) | (att << 3) | d)
-        self._attackers_mask = m if m is not None else self._eligible(att, d)
+        self._attackers_mask = self._eligible(att, d)
         self._phase = LEAD
         self._done_mask = 0
         self._joined_order = []
@@ -116,19 +111,15 @@ class BoutSettlementMixin:
         cards = self._table_mask
         tatt = self._attack_cards
         hands = self._hands
+        on_table = tuple(CODES[i] for i in tatt + self._defence_cards if i >= 0)
         if beaten:
             self._discard_mask |= cards
-            ev.append(_tn(BoutBeaten, (d, tuple(map(_CODE, tatt + self._defence_cards)))))
+            ev.append(BoutBeaten(d, on_table))
         else:
             hands[d] |= cards
             self._known_cards[d] |= cards
             self._empty_mask &= ~(1 << d)
-            if self._beaten_count:
-                taken = [*map(_CODE, tatt)]
-                taken += [CODES[i] for i in self._defence_cards if i >= 0]
-                ev.append(_tn(CardsTaken, (d, tuple(taken))))
-            else:
-                ev.append(_tn(CardsTaken, (d, tuple(map(_CODE, tatt)))))
+            ev.append(CardsTaken(d, on_table))
         self._attack_cards = []
         self._defence_cards = []
         self._table_mask = self._table_ranks_mask = self._unbeaten_mask = self._attack_count = (
@@ -153,17 +144,10 @@ class BoutSettlementMixin:
                 need = hs - h.bit_count()
                 if need <= 0:
                     continue
-                if need < len(talon):
-                    k = need
-                    m = BIT[talon.pop()]
-                    for _ in range(k - 1):
-                        m |= BIT[talon.pop()]
-                else:
-                    k = len(talon)
-                    m = 0
-                    for i in talon:
-                        m |= BIT[i]
-                    talon.clear()
+                k = min(need, len(talon))
+                m = 0
+                for _ in range(k):
+                    m |= BIT[talon.pop()]
                 if not h:
                     self._empty_mask &= ~(1 << s)
                 hands[s] = h | m
@@ -176,7 +160,7 @@ class BoutSettlementMixin:
                 self._known_cards[s] |= BIT[self._trump_card]
                 if six:
                     self._trump_drawer = s
-                ev.append(_tn(Drew, (s, k, CODES[self._trump_card])))
+                ev.append(Drew(s, k, CODES[self._trump_card]))
                 break
         if not talon:
             out = self._out_mask
@@ -185,34 +169,14 @@ class BoutSettlementMixin:
                     self._go_out(s, ev)
                     if self._phase == OVER:
                         return
-        c = self._config
         if self._out_mask:
             if self._check_over(ev):
                 return
             att = d if beaten and not self._out_mask >> d & 1 else self._next_active(d)
-            d = self._next_opp(att)
-            key = self._out_mask << 6 | att << 3 | d
         else:
-            att = d if beaten else c.next_seat[d]
-            d = c.next_seat[att]  # nobody out: the next seat defends (in teams seats alternate)
-            key = att << 3 | d
-        # The next bout starts.
-        bout = self._bout_number + 1
-        self._bout_number = bout
-        cap = MAX_ATTACK if bout else c.first_bout_limit or MAX_ATTACK
-        hc = hands[d].bit_count()
-        if hc < cap:
-            cap = hc
-        self._attacker = att
-        self._defender = d
-        self._bout_limit = cap
-        m = c.attackers_cache.get(key)
-        self._attackers_mask = m if m is not None else self._eligible(att, d)
-        self._phase = LEAD
-        self._done_mask = 0
-        self._joined_order = []
-        self._shown_mask = 0
-        ev.append(_BOUT_STARTED.get(att << 3 | d | cap << 6) or _bout_started(att, d, cap))
+            att = d if beaten else self._config.next_seat[d]
+        self._bout_number += 1
+        ev.append(self._start_bout(att))
 
     def _check_over(self, ev: list[Any]) -> bool:
         c = self._config
@@ -266,4 +230,4 @@ class BoutSettlementMixin:
         self._phase = OVER
         self._is_over = True
         self._trump_drawer = -1
-        ev.append(_tn(GameOver, (self.result,)))
+        ev.append(GameOver(self.result))
