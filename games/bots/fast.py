@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 
 from games.engine import Action, Game
+from games.engine.actions import defend_action
 from games.engine.cards import BEATERS, BIT, DECK_MASK, RANK_MASK, SUIT_MASK
 
 Policy = Callable[[Game, int, list[Action], random.Random], Action]
@@ -229,10 +230,8 @@ def _defend(g: Game, seat: int, acts: list[Action]) -> Action:
         high_trump = any((b >> 2) >= RANK_Q for b in _bits(used_trumps))
         if high_trump and talon >= 6 and n_table <= 3:
             return take
-    for a in acts:
-        if a.kind == "defend" and a.card_indices == plan[0]:
-            return a
-    raise AssertionError(f"no legal defence {plan[0]} among {acts}")
+    a, b = plan[0]
+    return defend_action(seat, a, b)
 
 
 def _throw(g: Game, seat: int, acts: list[Action]) -> Action:

@@ -8,8 +8,10 @@ from typing import Any
 from .cards import BIT, DECK_MASK, card_index
 from .rules import Rules
 
-LEAD, DEFEND, TAKING, OVER = range(4)
+# The phase is kept as its public name: ``Game.phase`` then reads the field through a C
+# getter, and the engine compares against these same (interned) string objects.
 PHASES = ("attack", "defend", "taking", "over")
+LEAD, DEFEND, TAKING, OVER = PHASES
 
 _new = object.__new__
 
@@ -32,6 +34,7 @@ class Config:
         "deck_mask",
         "attackers_cache",
         "next_seat",
+        "seats_of",
         "hand_bytes",
         "attack_tables",
     )
@@ -55,7 +58,11 @@ class Config:
         self.hand_bytes = tuple(
             range(((self.deck_mask & -self.deck_mask).bit_length() - 1) >> 3, 7)
         )
-        # Attack lookup tables per (seat << 2 | room class), filled by game._attack_tables.
+        # The seats of each seat mask, in seat order.
+        self.seats_of = tuple(
+            tuple(s for s in range(self.players) if m >> s & 1) for m in range(1 << self.players)
+        )
+        # Attack lookup tables per (seat << 2 | room class), filled by legal._attack_tables.
         self.attack_tables: list[Any] = [None] * 32
 
 

@@ -150,7 +150,7 @@ class HandlersMixin:
         bit = 1 << seat
         pend = self._attackers_mask & ~self._done_mask & ~self._empty_mask
         if (
-            ph == LEAD  # noqa: SIM109  (two int compares beat building a tuple here)
+            ph == LEAD  # noqa: SIM109  (two compares beat building a tuple here)
             or ph == OVER
             or seat == self._defender
             or not pend & bit

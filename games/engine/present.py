@@ -25,7 +25,6 @@ from .config import (
     DEFEND,
     LEAD,
     OVER,
-    PHASES,
     TAKING,
 )
 from .knowledge import Knowledge
@@ -77,19 +76,13 @@ class PresentMixin:
         """The dealt deck order (None for a determinized game, which has no real deal)."""
         return list(self._deal[0]) if self._deal[0] is not None else None
 
-    @property
-    def attacker(self) -> int:
-        return self._attacker
-
-    @property
-    def defender(self) -> int:
-        return self._defender
-
-    @property
-    def phase(self) -> str:
-        return PHASES[self._phase]
-
-    # A property whose getter is C code (no Python frame): game loops ask this every step.
+    # Properties whose getter is C code (no Python frame): game loops and bots ask these
+    # every step.
+    attacker = property(
+        attrgetter("_attacker"), doc="The principal attacker (after a transfer: who passed)."
+    )
+    defender = property(attrgetter("_defender"), doc="The defending seat.")
+    phase = property(attrgetter("_phase"), doc='The phase: "attack", "defend", "taking" or "over".')
     # ``_over`` mirrors ``_phase == OVER``; it is set wherever the phase is set to or from
     # data (the deal, snapshots, determinization) and by the game's end.
     is_over = property(attrgetter("_is_over"), doc="True once the game has ended.")
@@ -154,10 +147,12 @@ class PresentMixin:
     def position_key(self) -> tuple[Any, ...]:
         """A hashable value, equal for two games of one variant that play on alike.
 
-        Equal keys mean the same hands, talon, table, turns, limits and swap state, so
-        the same legal actions now and after any same sequence of actions. The history,
-        the bout number (beyond "is this the first bout") and what each seat knows are
-        left out, as is the drawing order once the talon is empty (nobody draws again).
+        Equal keys mean the same legal actions now and after any same sequence of
+        actions, and the same fool (or winner) at the end: the hands, talon, table,
+        turns, limits and swap state are equal. Left out: the history, what each seat
+        knows, the bout number beyond "is this the first bout", the drawing order once
+        the talon is empty, and what only the result's ``out_order`` and ``epaulettes``
+        would show. Transposition tables key on it.
         """
         talon = self._talon
         r = self._result
@@ -175,14 +170,12 @@ class PresentMixin:
             self._bout_limit,
             self._shown_mask,
             self._out_mask,
-            tuple(self._out_order),
             self._bout_number == 0,
             tuple(self._joined_order) if talon else (),
             self._trump_six,
             self._trump_six_holder,
             self._trump_drawer,
-            tuple(self._last_play_sixes),
-            None if r is None else tuple(r.items()),
+            None if r is None else (r["fool"], r["fool_team"], r["draw"], r["winner"]),
         )
 
     # --------------------------------------------------------------- the rest
@@ -217,13 +210,11 @@ class PresentMixin:
         if ph == LEAD:
             return [self._attacker]
         pend = self._attackers_mask & ~self._done_mask & ~self._empty_mask
-        seats = []
         if ph == DEFEND and self._unbeaten_mask:
-            seats.append(self._defender)
             if self._attack_count >= self._bout_limit:
                 pend = 0
-        seats.extend(s for s in range(self._config.players) if pend >> s & 1)
-        return sorted(seats)
+            pend |= 1 << self._defender
+        return list(self._config.seats_of[pend])
 
     # ----------------------------------------------------- default actions
 
@@ -272,7 +263,7 @@ class PresentMixin:
             "attacker": self._attacker if ph != OVER else None,
             "defender": self._defender if ph != OVER else None,
             "to_act": self.to_act(),
-            "phase": PHASES[ph],
+            "phase": ph,
             "bout": self._bout_number,
             "bout_limit": self._bout_limit,
             "cards_allowed": max(0, self._bout_limit - self._attack_count) if ph != OVER else 0,
@@ -317,6 +308,6 @@ class PresentMixin:
 
     def __repr__(self) -> str:
         return (
-            f"<Game {self._config.players}p {self._config.rules.mode} bout={self._bout_number} phase={PHASES[self._phase]}"
+            f"<Game {self._config.players}p {self._config.rules.mode} bout={self._bout_number} phase={self._phase}"
             f" attacker={self._attacker} defender={self._defender} actions={len(self.history)}>"
         )

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action
 from .cards import BEATERS, BIT, CODES, card_index, mask_to_codes
+from .config import PHASES
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -13,7 +14,6 @@ if TYPE_CHECKING:
 
 RECORD_FORMAT = "durak-record/1"
 SNAPSHOT_FORMAT = "durak-snapshot/1"
-_PHASES = ("attack", "defend", "taking", "over")
 
 
 def _history_chain(actions: list[Action]) -> Any:
@@ -116,7 +116,7 @@ def snapshot(g: Game) -> dict[str, Any]:
             for a, d in zip(g._attack_cards, g._defence_cards, strict=True)
         ],
         "discard": mask_to_codes(g._discard_mask),
-        "phase": _PHASES[g._phase],
+        "phase": g._phase,
         "attacker": g._attacker,
         "defender": g._defender,
         "attackers": _seats(g._attackers_mask, n),
@@ -184,9 +184,9 @@ def _from_snapshot(cls: type[Game], d: dict[str, Any], config_for: Any) -> Game:
     g._defence_cards = [card_index(x) if x is not None else -1 for _, x in d["table"]]
     g._rebuild_table_masks()
     g._beaten_count = sum(1 for x in g._defence_cards if x >= 0)
-    if d["phase"] not in _PHASES:
+    if d["phase"] not in PHASES:
         raise ValueError(f"snapshot phase {d['phase']!r} is unknown")
-    g._phase = _PHASES.index(d["phase"])
+    g._phase = PHASES[PHASES.index(d["phase"])]  # the engine's own string object
     g._is_over = d["phase"] == "over"
     g._attacker = _seat_or_none(d["attacker"], n, "attacker")
     g._defender = _seat_or_none(d["defender"], n, "defender")
