@@ -113,11 +113,12 @@ class Game(
         self._unbeaten_mask = unbeaten
         self._attack_count = len(self._attack_cards)
 
-    def _limit(self) -> int:
+    def _attack_limit(self) -> int:
+        """The bout's card limit before the defender's hand size caps it."""
         fbl = self._config.first_bout_limit
         return fbl if fbl and self._bout_number == 0 else MAX_ATTACK
 
-    def _next_opp(self, s: int) -> int:
+    def _next_opponent(self, s: int) -> int:
         """Next seat after ``s`` that holds cards and (in teams) is not a partner; -1 if none."""
         c = self._config
         n = c.players
@@ -132,7 +133,8 @@ class Game(
                 return t
         return -1
 
-    def _next_active(self, s: int) -> int:
+    def _next_in_game(self, s: int) -> int:
+        """Next seat after ``s`` that is not out of the game; -1 if none."""
         n = self._config.players
         out = self._out_mask
         t = s
@@ -144,7 +146,8 @@ class Game(
                 return t
         return -1
 
-    def _eligible(self, att: int, d: int) -> int:
+    def _eligible_attackers(self, att: int, d: int) -> int:
+        """The seats that may throw in against ``d`` with ``att`` attacking, as a mask."""
         c = self._config
         key = (self._out_mask << 6) | (att << 3) | d
         m = c.attackers_cache.get(key)

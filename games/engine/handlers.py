@@ -182,7 +182,7 @@ class HandlersMixin:
         self._unbeaten_mask |= m
         self._attack_count = total
         ev: list[Any] = [Transferred(seat, action.cards, nd)]
-        self._pass_attack(seat, nd, self._limit())
+        self._pass_attack(seat, nd, self._attack_limit())
         if not h:
             self._emptied(seat, action, ev)
         return ev
@@ -193,7 +193,7 @@ class HandlersMixin:
         self._shown_mask |= BIT[card]
         self._known_cards[seat] |= BIT[card]
         ev: list[Any] = [Shown(seat, CODES[card], nd)]
-        self._pass_attack(seat, nd, self._limit())
+        self._pass_attack(seat, nd, self._attack_limit())
         return ev
 
     def _pass_attack(self, seat: int, nd: int, limit: int) -> None:
@@ -203,7 +203,7 @@ class HandlersMixin:
         self._defender = nd
         hc = self._hands[nd].bit_count()
         self._bout_limit = hc if hc < limit else limit
-        self._attackers_mask = self._eligible(seat, nd)
+        self._attackers_mask = self._eligible_attackers(seat, nd)
         self._done_mask = 0
 
     def _do_swap(self, seat: int, action: Action) -> list[Any]:

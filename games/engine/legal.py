@@ -138,13 +138,13 @@ class LegalMovesMixin:
 
     def _add_transfers(self, out: list[Action]) -> None:
         d = self._defender
-        nd = self._next_opp(d)
+        nd = self._next_opponent(d)
         if nd < 0:
             return
         r4 = (self._attack_cards[0] >> 2) << 2
         hd = self._hands[d]
         natt = self._attack_count
-        room = min(self._limit(), self._hands[nd].bit_count()) - natt
+        room = min(self._attack_limit(), self._hands[nd].bit_count()) - natt
         if room > 0:
             nib = hd >> r4 & 15
             for sub, cnt in SUBSETS[nib]:

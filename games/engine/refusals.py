@@ -164,7 +164,7 @@ class RefusalsMixin:
                 f"{action}: a card of this bout is already beaten, too late to {what}",
                 code="too_late_to_transfer",
             )
-        nd = self._next_opp(seat)
+        nd = self._next_opponent(seat)
         if nd < 0:
             raise IllegalAction(
                 f"{action}: there is no next player with cards to pass the attack to",
@@ -213,7 +213,7 @@ class RefusalsMixin:
                 code="wrong_transfer_rank",
             )
         total = self._attack_count + len(action.card_indices)
-        limit = self._limit()
+        limit = self._attack_limit()
         if total > limit:
             raise IllegalAction(
                 f"{action}: a bout holds at most {limit} attack cards, this makes {total}",

@@ -50,7 +50,7 @@ class BoutSettlementMixin:
         c = self._config
         gone = self._out_mask | self._empty_mask
         # Nobody out: the next seat is always the defender (in teams seats alternate).
-        d = c.next_seat[att] if not gone else self._next_opp(att)
+        d = c.next_seat[att] if not gone else self._next_opponent(att)
         fbl = c.first_bout_limit
         cap = fbl if fbl and not self._bout_number else MAX_ATTACK
         hc = self._hands[d].bit_count()
@@ -59,7 +59,7 @@ class BoutSettlementMixin:
         self._attacker = att
         self._defender = d
         self._bout_limit = cap
-        self._attackers_mask = self._eligible(att, d)
+        self._attackers_mask = self._eligible_attackers(att, d)
         self._phase = LEAD
         self._done_mask = 0
         self._joined_order = []
@@ -172,7 +172,7 @@ class BoutSettlementMixin:
         if self._out_mask:
             if self._check_over(ev):
                 return
-            att = d if beaten and not self._out_mask >> d & 1 else self._next_active(d)
+            att = d if beaten and not self._out_mask >> d & 1 else self._next_in_game(d)
         else:
             att = d if beaten else self._config.next_seat[d]
         self._bout_number += 1
