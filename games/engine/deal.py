@@ -10,6 +10,7 @@ from .cards import (
     BIT,
     CODES,
     DECK_MASK,
+    INDEX,
     SIX_RANK,
     SUIT_MASK,
     card_index,
@@ -179,7 +180,10 @@ class DealMixin:
         if isinstance(deck, str) or not hasattr(deck, "__iter__"):
             raise ValueError("deck must be a list of card codes")
         codes = list(deck)
-        idx = [card_index(x) for x in codes]  # raises, naming a bad code
+        try:
+            idx = [INDEX[x] for x in codes]
+        except (KeyError, TypeError):
+            idx = [card_index(x) for x in codes]  # raises, naming the bad code
         mask = 0
         for i in idx:
             if mask & BIT[i]:
@@ -202,7 +206,7 @@ class DealMixin:
         dealt = n * c.hand_size
         for i in range(n):
             # Round-robin deal: every n-th card of the dealt part (cards are distinct).
-            hands[(dealer + 1 + i) % n] = sum(BIT[j] for j in idx[i:dealt:n])
+            hands[(dealer + 1 + i) % n] = sum([BIT[j] for j in idx[i:dealt:n]])
         known = [0] * n
         if dealt < len(idx):
             trump = idx[dealt]

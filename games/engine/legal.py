@@ -14,6 +14,7 @@ from .actions import (
     K_SWAP,
     K_TAKE,
     Action,
+    attack_action,
     attack_chunk,
     defend_action,
     defend_row,
@@ -62,8 +63,21 @@ def _attack_cell(tb: list[Any], key: int, i: int, v: int) -> tuple[Action, ...]:
     return t
 
 
+# Single-card attacks by card << 3 | seat: most throw-ins are one card.
+_SINGLE_ATTACKS: list[Action | None] = [None] * (64 * 8)
+
+
+def _single_attack(key: int) -> Action:
+    a = _SINGLE_ATTACKS[key] = attack_action(key & 7, BIT[key >> 3])
+    return a
+
+
 def _attacks(out: list[Action], seat: int, avail: int, room: int, c: Config) -> None:
     """Append attack actions for every same-rank subset of ``avail`` of size <= room."""
+    if not avail & (avail - 1):
+        key = (avail.bit_length() - 1) << 3 | seat
+        out.append(_SINGLE_ATTACKS[key] or _single_attack(key))
+        return
     key = seat << 2 | (3 if room >= 4 else room - 1)
     hb = avail.to_bytes(7, "little")
     for tb, i in c.attack_tables[key] or _attack_tables(c, key):

@@ -111,7 +111,7 @@ class BoutSettlementMixin:
         cards = self._table_mask
         tatt = self._attack_cards
         hands = self._hands
-        on_table = tuple(CODES[i] for i in tatt + self._defence_cards if i >= 0)
+        on_table = tuple([CODES[i] for i in tatt + self._defence_cards if i >= 0])
         if beaten:
             self._discard_mask |= cards
             ev.append(BoutBeaten(d, on_table))
