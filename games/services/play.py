@@ -9,9 +9,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import live_cache
 from games.action_log import action_kind, log_refused_action
-from games.compiled_queries import CompiledInsert, CompiledQuery, CompiledUpdate
 from games.engine import Action, Game, IllegalAction
 from games.models import Deal, Match, Move, Seat
 from games.refusal_reasons import refusal_reason
@@ -20,39 +18,22 @@ from games.services.common import (
     ActionOutcome,
     ActionRefused,
     load_game,
-    locked_or_refuse,
     notify_lobby_changed,
     notify_match_changed,
     seat_of,
 )
 from games.signals import deal_finished
+from games.table_reads import table_rows
 
 MAX_ACTION_TEXT = 64
 
-# Seats of a match with the match locked and the users loaded, in one statement.
-_SEATS_LOCKING_MATCH = CompiledQuery(
-    lambda match_id: (
-        Seat.objects.select_for_update(of=("match",))
-        .select_related("match", "user")
-        .filter(match_id=match_id)
-        .order_by("number")
-    )
-)
-
 
 def lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
-    """The match, locked as by ``lock_match``, and its seats with their users: one query.
-
-    Every move takes this path, and one statement instead of two is one database
-    round trip less while the process's other tables wait for the interpreter.
-    """
-    seats = _SEATS_LOCKING_MATCH.fetch(match_id)
-    if not seats:
-        return locked_or_refuse(match_id), []
-    match = seats[0].match
-    for seat in seats:
-        seat.match = match
-    return match, seats
+    """The match, locked, and its seats with their users."""
+    try:
+        return table_rows(match_id, lock=True)
+    except Match.DoesNotExist:
+        raise ActionRefused(_("There is no such table."), code="not_found") from None
 
 
 def apply_action(
@@ -149,7 +130,7 @@ def resign(match_id: int, user: object) -> ActionOutcome:
             raise ActionRefused(_("You are already out of this game."), code="illegal") from None
 
 
-_MATCH_FIELDS = [
+_MATCH_FIELDS_A_MOVE_WRITES = [
     "state",
     "version",
     "move_count",
@@ -159,9 +140,6 @@ _MATCH_FIELDS = [
     "bot_due_at",
     "finished_at",
 ]
-# A move's two writes, with their SQL built once per connection (as the lock query).
-_INSERT_MOVE = CompiledInsert(Move)
-_SAVE_MATCH_AFTER_MOVE = CompiledUpdate(Match, _MATCH_FIELDS)
 
 
 def apply_locked(
@@ -180,16 +158,14 @@ def apply_locked(
     clock.charge_budgets(match, seats, required, now)
     think_ms = max(0, clock.ms(now - match.turn_started_at)) if match.turn_started_at else 0
     match.move_count += 1
-    _INSERT_MOVE.insert(
-        Move(
-            match_id=match.pk,
-            deal_id=match.live_deal_id,
-            seq=match.move_count,
-            seat=action.seat,
-            action=str(action),
-            source=source,
-            think_ms=think_ms,
-        )
+    Move.objects.create(
+        match_id=match.pk,
+        deal_id=match.live_deal_id,
+        seq=match.move_count,
+        seat=action.seat,
+        action=str(action),
+        source=source,
+        think_ms=think_ms,
     )
     match.version += 1
     match.state = game.snapshot()
@@ -202,14 +178,11 @@ def apply_locked(
         deal = _finish_deal(match, seats, game, end_reason, now)
     else:
         clock.schedule(match, seats, game, now)
-    _SAVE_MATCH_AFTER_MOVE.save(match)
+    match.save(update_fields=_MATCH_FIELDS_A_MOVE_WRITES)
     if deal is not None:
         match.live_deal = deal
         deal_finished.send(sender=Deal, deal=deal)
-    # Renders of this version in this process reuse these rows (state as of commit).
-    transaction.on_commit(lambda: live_cache.remember(match, seats, game))
-    changes = None if deal is not None else live_cache.changes_of(match, _MATCH_FIELDS)
-    notify_match_changed(match.pk, match.version, changes=changes)
+    notify_match_changed(match.pk, match.version)
     return ActionOutcome(match.pk, match.version, match.move_count, str(action), game.is_over)
 
 
@@ -260,13 +233,10 @@ def new_deal(match: Match, seats: list[Seat], game: Game, now: datetime) -> Deal
         first_attacker_by=game.first_attacker_by,
     )
     for seat in seats:
+        # A player who is away (or never opened the table) stays away: the budget
+        # is spent from the later of that and the first turn's start.
         seat.reconnect_budget_ms = match.reconnect_seconds * 1000
-        # A player who never opened the table counts as away from the first turn.
-        if seat.user_id and seat.connections == 0:
-            seat.disconnected_since = seat.disconnected_since or now
-        else:
-            seat.disconnected_since = None
-        seat.save(update_fields=["reconnect_budget_ms", "disconnected_since"])
+        seat.save(update_fields=["reconnect_budget_ms"])
     match.live_deal = deal
     match.state = game.snapshot()
     match.status = Match.Status.PLAYING
