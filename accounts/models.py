@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models.functions import Lower
@@ -27,6 +28,10 @@ class User(AbstractUser):
     # How the username reads (accounts.confusables), kept so that sign-up can refuse
     # a name that looks like one already taken with one indexed lookup.
     username_skeleton = models.CharField(max_length=600, db_index=True, editable=False, default="")
+    # Blank until they pick one: the browser's language applies meanwhile.
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, blank=True, default=""
+    )
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
+    "django_tasks",
+    "django_tasks_db",
     "django_htmx",
     "template_partials",
     "accounts",
@@ -75,6 +77,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.language.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.SuspendedUserMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -181,6 +184,17 @@ else:
 SERVER_GC_THRESHOLDS = parse_thresholds(os.environ.get("SERVER_GC_THRESHOLDS", "50000,200,100"))
 # Seconds between timed young collections of a server process; 0 turns them off.
 SERVER_GC_INTERVAL = float(os.environ.get("SERVER_GC_INTERVAL", "0.5"))
+
+# --- Background tasks -----------------------------------------------------
+# Post-game analyses run on a task worker (`manage.py db_worker`), never in a
+# web process; the queue is a table in the site's own database.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Analyses a user may have waiting or running at once, and may ask for per day.
+ANALYSIS_QUOTA_ACTIVE = int(os.environ.get("ANALYSIS_QUOTA_ACTIVE", "2"))
+ANALYSIS_QUOTA_PER_DAY = int(os.environ.get("ANALYSIS_QUOTA_PER_DAY", "20"))
+# The worker's time and sampled deals per judged decision.
+ANALYSIS_SECONDS = float(os.environ.get("ANALYSIS_SECONDS", "0.4"))
+ANALYSIS_SAMPLES = int(os.environ.get("ANALYSIS_SAMPLES", "30"))
 
 # --- Auth -----------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
