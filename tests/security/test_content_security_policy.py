@@ -62,7 +62,7 @@ def test_pages_and_sockets_work_under_the_policy(browser, live_server_url) -> No
     assert "script-src 'self'" in policy and "style-src 'self'" in policy
     assert "connect-src 'self'" in policy
     # The lobby's own socket connects through htmx's ws extension.
-    page.wait_for_function("document.querySelector('[ws-connect]') !== null")
+    page.wait_for_function("() => document.querySelector('[ws-connect]') !== null")
     page.select_option("#id_seat_1", "random")
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(f"{live_server_url}/games/*/")
@@ -74,7 +74,7 @@ def test_pages_and_sockets_work_under_the_policy(browser, live_server_url) -> No
     if mover.count():
         mover.first.click()
         page.wait_for_function(
-            f"parseInt(document.getElementById('table-version').dataset.version) > {before}"
+            f"() => parseInt(document.getElementById('table-version').dataset.version) > {before}"
         )
     assert violations(page) == []
     page.goto(live_server_url + "/leaderboard/")
