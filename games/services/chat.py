@@ -18,7 +18,7 @@ from moderation.notices import mute_notice
 
 def post_chat(match_id: int, user: Any, text: Any) -> ChatMessage:
     """Store a chat line: players' channel for seated users, spectators' otherwise."""
-    refuse_suspended(user)
+    user = refuse_suspended(user)
     if user.is_muted:
         raise ActionRefused(mute_notice(user), code="muted")
     if not isinstance(text, str) or not text.strip():

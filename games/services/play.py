@@ -23,6 +23,7 @@ from games.services.common import (
     locked_or_refuse,
     notify_lobby_changed,
     notify_match_changed,
+    refuse_if_suspended,
     seat_of,
 )
 from games.signals import deal_finished
@@ -96,6 +97,8 @@ def apply_action(
             if seat is None:
                 raise ActionRefused(_("You have no seat at this table."), code="not_seated")
             seat_no = seat.number
+            if seat.user is not None and not isinstance(user_or_seat, int):
+                refuse_if_suspended(seat.user)  # loaded with the lock: current
             if action.seat != seat.number:
                 raise ActionRefused(_("You can only move for your own seat."), code="forged_seat")
             game = load_game(match)
@@ -134,6 +137,7 @@ def resign(match_id: int, user: object) -> ActionOutcome:
         seat = seat_of(seats, user)
         if seat is None:
             raise ActionRefused(_("You have no seat at this table."), code="not_seated")
+        refuse_if_suspended(seat.user)
         game = load_game(match)
         try:
             return apply_locked(
