@@ -40,8 +40,11 @@ DEFAULTS: dict[str, Any] = {
     "GAMES_MAX_FRAME": 4096,
     # Per socket: a burst of this many frames, refilled at this many a second.
     "GAMES_FRAME_RATE": (20, 10),
-    # Per socket, for hints (each one a bot search): burst, then per second.
-    "GAMES_HINT_RATE": (3, 0.5),
+    # Per user, across HTTP and all their sockets: at most this many hint requests
+    # within this many seconds (each one a bot search).
+    "GAMES_HINT_RATE": (3, 10),
+    # Hint searches one process runs at once; more are refused until one ends.
+    "GAMES_HINT_SEARCHES": int(os.environ.get("GAMES_HINT_SEARCHES", "2")),
 }
 
 
