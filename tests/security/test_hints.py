@@ -99,9 +99,16 @@ def csrf_token_for(base: str, cookie: str) -> str:
     return token
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_limit_holds_across_http_and_all_of_a_users_sockets(settings, live_server_url):
+@pytest.fixture
+def three_hints_a_minute(settings) -> None:
+    # Set before the server process forks, so it inherits the limit.
     settings.GAMES_HINT_RATE = (3, 60)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_limit_holds_across_http_and_all_of_a_users_sockets(
+    three_hints_a_minute, live_server_url
+):
     match, game, users = unrated_table()
     user = users[game.to_act()[0]]
     cookie = session_cookie(user)
