@@ -151,6 +151,8 @@ def leave_match(match: Match | int, user: Any) -> None:
 
 def start_match(match: Match | int, by: Any | None = None) -> Deal:
     """Deal the first game; ``by`` must be the creator (None: the server itself)."""
+    if by is not None:
+        refuse_suspended(by)
     with transaction.atomic():
         locked = locked_or_refuse(match)
         if by is not None and locked.creator_id != by.pk:
@@ -166,6 +168,8 @@ def start_match(match: Match | int, by: Any | None = None) -> Deal:
 
 def start_next_deal(match: Match | int, by: Any | None = None) -> Deal:
     """The rematch: the next game of the match, dealt by the previous fool."""
+    if by is not None:
+        refuse_suspended(by)
     with transaction.atomic():
         locked = locked_or_refuse(match)
         seats = load_seats(locked.pk)
