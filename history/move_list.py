@@ -46,6 +46,7 @@ def move_list_html(
         "taken": escape(str(_("taken"))),
         "over": escape(str(_("game over"))),
     }
+    names = {number: escape(str(name)) for number, name in names.items()}
     parts = [
         '<ol id="move-list" class="move-list"',
         ' hx-swap-oob="true">' if oob else ">",
@@ -72,7 +73,8 @@ def move_list_html(
         parts.append(_link(base, deal, move.step, seat))
         parts.append(
             f'<span class="move-no">{move.step}.</span> '
-            f'<span class="move-text">{escape(move.in_words(names))}</span>'
+            f'<span class="move-who">{names.get(move.seat, move.seat)}</span> '
+            f'<span class="move-text">{escape(move.text)}</span>'
         )
         if move.bout_end:
             parts.append(f' <span class="move-end">{labels[move.bout_end]}</span>')

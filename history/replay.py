@@ -9,16 +9,14 @@ cached: a finished deal never changes.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from threading import Lock
 from typing import Any
 
 from django.core.cache import cache
 
-from games.engine import RECORD_FORMAT, Action, Game
+from games.engine import RECORD_FORMAT, Game
 from games.models import Deal
-from games.move_words import describe_action
 
 CACHE_VERSION = 1
 CACHE_SECONDS = 60 * 60 * 24
@@ -61,12 +59,6 @@ class Move:
     bout_end: str | None = None
     went_out: list[int] = field(default_factory=list)
     game_over: bool = False
-    # The public state just before the move, which its wording needs (a lead or a
-    # throw-in, a "done" while the defender takes, the trump a six is swapped for).
-    before: dict[str, Any] = field(default_factory=dict)
-
-    def in_words(self, names: Sequence[str] | Mapping[int, str]) -> str:
-        return describe_action(Action.parse(self.text), names, view=self.before)
 
 
 @dataclass
@@ -102,13 +94,11 @@ def build_timeline(deal_id: int, record: dict[str, Any]) -> Timeline:
     # Bouts are numbered from 0 by the engine's BoutStarted events.
     bout = 0
     for step, text in enumerate(record["actions"], start=1):
-        view = game.view(None)
-        before = {"table": view["table"], "phase": view["phase"], "trump": view["trump"]}
         try:
             events = game.apply(text)
         except ValueError as error:
             raise ValueError(f"record action {step - 1} ({text!r}): {error}") from None
-        move = Move(step=step, seat=int(text.split()[0]), text=text, bout=bout, before=before)
+        move = Move(step=step, seat=int(text.split()[0]), text=text, bout=bout)
         for event in events:
             if event.kind == "bout_beaten":
                 move.bout_end = "beaten"

@@ -147,7 +147,7 @@ def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
         "move_list": None if partial else move_list,
         "oob_move_list": move_list if partial else None,
         "current": current,
-        "current_words": current.in_words(names) if current else "",
+        "current_name": names.get(current.seat) if current else "",
         "result_text": _result_text(deal, names),
         "urls": {
             "first": url(0),
