@@ -24,7 +24,9 @@ from games import presence, rendering, services
 from games.action_log import log_refused_action
 from games.conf import setting
 from games.db_threads import on_db_thread
+from games.engine import Action
 from games.models import Match
+from games.move_words import suggest_action
 from games.throttle import TokenBucket
 
 logger = logging.getLogger(__name__)
@@ -226,9 +228,10 @@ class TableConsumer(ViewerLanguageMixin, PoolConsumer):
         except HintRefused as refused:
             await self.refuse(str(refused), "hint")
             return
+        advice = _("Hint: %(advice)s") % {"advice": suggest_action(Action.parse(action))}
         await self.send(
             text_data=f'<div id="table-hint" class="hint" data-action="{escape(action)}">'
-            f"{escape(_('Hint:'))} {escape(action)}</div>"
+            f"{escape(advice)}</div>"
         )
 
     async def refuse(self, message: str, kind: str) -> None:

@@ -59,6 +59,7 @@ def setup_russian_table():
     variant = RuleVariant.objects.get(slug="transfer")
     match = services.create_match(users[0], variant, 2)
     services.join_match(match, users[1])
+    Match.objects.filter(pk=match.pk).update(is_rated=False)  # so hints are given
     match.refresh_from_db()
     return match, [session_cookie(u) for u in users]
 
@@ -85,7 +86,9 @@ async def test_russian_players_read_no_english_in_any_frame():
     await sockets[0].send({"type": "nonsense"})
     await sockets[0].send("not json")
     await sockets[1].send({"type": "chat", "text": "привет"})
-    await sockets[0].send({"type": "hint"})
+    acting = sockets[Game.from_snapshot(snap).legal_actions()[0].seat]
+    await acting.send({"type": "hint"})
+    await acting.until(lambda frame: 'id="table-hint"' in frame and "data-action" in frame)
     await sockets[0].drain()
     await sockets[1].drain()
     rng = random.Random(5)
