@@ -58,7 +58,7 @@ def _collecting_call(function: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any
     except BaseException:
         # Whatever committed before the failure is still announced.
         for group, message in pushes:
-            services._group_send(group, message)
+            services.send_push(group, message)
         raise
 
 
