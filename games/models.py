@@ -419,7 +419,7 @@ class Move(models.Model):
         indexes = [models.Index(fields=["deal", "seq"])]
 
     def __str__(self) -> str:
-        return f"{self.match_id}#{self.seq} {self.action}"
+        return f"{self.match_id}#{self.seq}"
 
 
 class ChatMessage(models.Model):
