@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from games import live_cache, services
 from games.engine import Action
 from games.models import Match, Seat
+from games.move_words import describe_action
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RANKS = {"T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
@@ -222,7 +223,7 @@ def table_context(
         "trump": card(view["trump"]) if view else None,
         "deadline": deadline,
         "status_text": _status_text(match, view, me, names, to_act),
-        "result": _result(match, view, names, me) if view and view["is_over"] else None,
+        "result": _result(match, view, names, me, game) if view and view["is_over"] else None,
         "invite_url": reverse("games:join_by_token", args=[match.invite_token])
         if match.is_private and match.status == Match.Status.WAITING
         else "",
@@ -261,13 +262,23 @@ def _status_text(
 
 
 def _result(
-    match: Match, view: dict[str, Any], names: dict[int, str], me: int | None
+    match: Match, view: dict[str, Any], names: dict[int, str], me: int | None, game: Any
 ) -> dict[str, Any]:
     result = view["result"] or {}
     fool = result.get("fool")
     winner = result.get("winner")
+    fool_team = result.get("fool_team")
+    teams = view.get("teams")
     deal = match.live_deal
+    history = game.history if game is not None else []
     return {
+        "my_team_lost": None
+        if fool_team is None or teams is None or me is None
+        else teams[me] == fool_team,
+        "fool_team_names": ", ".join(
+            names[seat] for seat in sorted(names) if teams and teams[seat] == fool_team
+        ),
+        "last_move": describe_action(history[-1], names) if history else "",
         "draw": bool(result.get("draw")),
         "fool": names.get(fool) if fool is not None else None,
         "fool_is_me": fool is not None and fool == me,
