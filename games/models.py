@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import Rules
@@ -192,6 +193,20 @@ class RuleVariant(models.Model):
 
     def player_counts(self) -> list[int]:
         return list(range(self.min_players, self.max_players + 1))
+
+    def players_rule(self) -> str:
+        """How many play this variant, as a sentence: "Teams 2x2 is for 4 players."."""
+        words = {"variant": gettext(self.name), "low": self.min_players, "high": self.max_players}
+        if self.min_players == self.max_players:
+            return (
+                ngettext(
+                    "%(variant)s is for exactly %(high)d player.",
+                    "%(variant)s is for exactly %(high)d players.",
+                    self.max_players,
+                )
+                % words
+            )
+        return gettext("%(variant)s is played by %(low)d to %(high)d players.") % words
 
     def clean(self) -> None:
         if self.min_players > self.max_players:
