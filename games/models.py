@@ -345,7 +345,11 @@ class Seat(models.Model):
         if self.user_id:
             return self.user.username
         if self.bot_level:
-            return _("Bot (%(level)s)") % {"level": self.get_bot_level_display()}
+            # Numbered by seat: three bots of one level at a table need three names.
+            return _("Bot %(number)d (%(level)s)") % {
+                "number": self.number + 1,
+                "level": self.get_bot_level_display(),
+            }
         return "—"
 
 

@@ -41,3 +41,20 @@ def test_every_variant_option_carries_its_table_sizes():
         option = next(o for o in options if f'value="{variant.pk}"' in o)
         assert f'data-min-players="{variant.min_players}"' in option
         assert f'data-max-players="{variant.max_players}"' in option
+
+
+def test_bots_at_one_table_have_names_of_their_own():
+    from django.contrib.auth import get_user_model
+
+    from games import services
+    from games.models import Seat
+
+    creator = get_user_model().objects.create_user("ivan", password="kozyrnaya-shestyorka-42")
+    classic = RuleVariant.objects.get(slug="classic")
+    match = services.create_match(creator, classic, 4, bots=["easy", "easy", "easy"])
+    names = [seat.display_name for seat in Seat.objects.filter(match=match).order_by("number")]
+    assert len(set(names)) == 4
+    assert names[1:] == ["Bot 2 (Easy)", "Bot 3 (Easy)", "Bot 4 (Easy)"]
+    with translation.override("ru"):
+        seat = Seat.objects.get(match=match, number=2)
+        assert seat.display_name.startswith("Бот 3 (")
