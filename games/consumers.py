@@ -193,7 +193,7 @@ class TableConsumer(ViewerLanguageMixin, PoolConsumer):
                 log_refused_action(
                     self.match_id, self.user.pk, self.viewer.seat, kind, refused.code
                 )
-            await self.send_error(refused.message)
+            await self.send_error(refused.message, calm=refused.code == "repeated")
         return result
 
     async def on_action(self, data: dict[str, Any]) -> None:
@@ -240,8 +240,8 @@ class TableConsumer(ViewerLanguageMixin, PoolConsumer):
 
     # ------------------------------------------------------------ outgoing
 
-    async def send_error(self, message: str) -> None:
-        html = await on_db_thread(rendering.render_error)(message, self.sent_version)
+    async def send_error(self, message: str, *, calm: bool = False) -> None:
+        html = await on_db_thread(rendering.render_error)(message, self.sent_version, calm=calm)
         await self.send(text_data=html)
 
     async def send_state(

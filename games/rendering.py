@@ -388,5 +388,6 @@ def render_chat(match_id: int, viewer: Viewer) -> str:
     )
 
 
-def render_error(message: str, version: int | None = None) -> str:
-    return _template(ERROR_TEMPLATE).render({"message": message, "version": version})
+def render_error(message: str, version: int | None = None, *, calm: bool = False) -> str:
+    """A refusal toast; ``calm`` for one that needs no new move (a double click)."""
+    return _template(ERROR_TEMPLATE).render({"message": message, "version": version, "calm": calm})

@@ -88,6 +88,9 @@ def apply_action(
             if match.status != Match.Status.PLAYING:
                 raise ActionRefused(_("No game is in progress at this table."), code="not_playing")
             if expected != match.version:
+                if expected == match.version - 1 and last_move_was(match, action):
+                    # A double click: the first one already played this very move.
+                    raise ActionRefused(_("That move is already played."), code="repeated")
                 raise ActionRefused(
                     _("The table changed before your move arrived; please try again."),
                     code="stale",
@@ -112,6 +115,11 @@ def apply_action(
     except ActionRefused as refused:
         log_refused_action(match_id, user_id, seat_no, action_kind(action_text), refused.code)
         raise
+
+
+def last_move_was(match: Match, action: Action) -> bool:
+    last = Move.objects.filter(match=match).order_by("-seq").values_list("action", flat=True)
+    return last.first() == str(action)
 
 
 def _reason(error: IllegalAction) -> str:
