@@ -23,6 +23,7 @@ from games import live_cache, services
 from games.engine import Action
 from games.models import Match, Seat
 from games.move_words import describe_action
+from games.services import clock
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RANKS = {"T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
@@ -129,6 +130,9 @@ def table_context(
     playing = match.status == Match.Status.PLAYING
     legal = [Action.parse(t) for t in view.get("legal", [])] if view and playing else []
     to_act = set(view["to_act"]) if view and playing else set()
+    # The clock runs only on seats the game waits for; an attacker who may still throw
+    # in while the defender has unbeaten cards has nothing it must do, so no clock.
+    on_clock = set(clock.required_seats(game)) if game is not None and playing else set()
     deadline = _epoch_ms(match.turn_deadline) if playing else None
 
     seat_rows = []
@@ -152,7 +156,7 @@ def table_context(
                 "said_done": bool(view) and playing and seat.number in view["done"],
                 "connected": seat.is_bot or seat.connections > 0,
                 "fools": seat.fools,
-                "deadline": deadline if seat.number in to_act else None,
+                "deadline": deadline if seat.number in on_clock else None,
             }
         )
     # Seats go round the table starting after the viewer, so "you" sit at the bottom.
@@ -222,7 +226,7 @@ def table_context(
         "table": table,
         "trump": card(view["trump"]) if view else None,
         "deadline": deadline,
-        "status_text": _status_text(match, view, me, names, to_act),
+        "status_text": _status_text(match, view, me, names, to_act, on_clock, legal),
         "result": _result(match, view, names, me, game) if view and view["is_over"] else None,
         "invite_url": reverse("games:join_by_token", args=[match.invite_token])
         if match.is_private and match.status == Match.Status.WAITING
@@ -240,6 +244,8 @@ def _status_text(
     me: int | None,
     names: dict[int, str],
     to_act: set[int],
+    on_clock: set[int],
+    legal: list[Action],
 ) -> str:
     if match.status == Match.Status.WAITING:
         return _("Waiting for players to take the free seats.")
@@ -253,7 +259,16 @@ def _status_text(
             return _("Your turn: beat the cards or take them.")
         if view["phase"] == "attack":
             return _("Your turn: lead a card.")
-        return _("You may throw in cards or say done.")
+        if me in on_clock:
+            if view["phase"] == "taking":
+                return _("%(name)s takes: throw in more cards or say done.") % {
+                    "name": names[defender]
+                }
+            return _("You may throw in cards or say done.")
+        # The defender still has unbeaten cards: the attackers wait for the answer.
+        if any(action.kind == "attack" for action in legal):
+            return _("%(name)s is defending; you may throw in cards.") % {"name": names[defender]}
+        return _("Wait: %(name)s is defending.") % {"name": names[defender]}
     if view["phase"] == "attack":
         return _("%(name)s leads.") % {"name": names[view["attacker"]]}
     if defender in to_act:
