@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from games import live_cache, services
 from games.engine import Action
 from games.models import Match, Seat
-from games.move_words import describe_action
+from games.move_words import describe_action, names_in_words
 from games.services import clock
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -290,8 +290,8 @@ def _result(
         "my_team_lost": None
         if fool_team is None or teams is None or me is None
         else teams[me] == fool_team,
-        "fool_team_names": ", ".join(
-            names[seat] for seat in sorted(names) if teams and teams[seat] == fool_team
+        "fool_team_names": names_in_words(
+            [names[seat] for seat in sorted(names) if teams and teams[seat] == fool_team]
         ),
         "last_move": describe_action(history[-1], names) if history else "",
         "draw": bool(result.get("draw")),

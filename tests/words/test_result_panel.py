@@ -48,6 +48,7 @@ def test_a_team_game_tells_each_player_whether_their_team_won():
         _context, html = panel(match, seat, "ru")
         assert "Ваша команда победила!" in html
     assert all(names[s] in _html for s in losers)
+    assert f"Team {fools + 1} are the fools: " in _html
     assert "Your team" not in _html  # a spectator has no team
     assert "Last move: " in _html
 
