@@ -273,7 +273,15 @@ def _status_text(
         return _("%(name)s leads.") % {"name": names[view["attacker"]]}
     if defender in to_act:
         return _("%(name)s is defending.") % {"name": names[defender]}
-    return _("Waiting for %(names)s.") % {"names": ", ".join(names[s] for s in sorted(to_act))}
+    waiting = names_in_words([names[s] for s in sorted(to_act)])
+    if view["phase"] == "taking":
+        if me == defender:
+            return _("You take the cards; %(names)s may throw in more.") % {"names": waiting}
+        return _("%(name)s takes the cards; waiting for %(names)s.") % {
+            "name": names[defender],
+            "names": waiting,
+        }
+    return _("Waiting for %(names)s.") % {"names": waiting}
 
 
 def _result(

@@ -56,3 +56,5 @@ def test_the_attacker_is_told_to_wait_and_runs_no_clock(players):
         f"{defender.username} takes: throw in more cards or say done."
     )
     assert context["my_row"]["deadline"] is not None
+    taker = table_for(match.pk, defender)["status_text"]
+    assert taker.startswith("You take the cards; ") and taker.endswith(" may throw in more.")
