@@ -120,6 +120,9 @@ def start_analysis(deal: Deal, user: Any) -> tuple[DealAnalysis, bool]:
 def _may_claim_again(row: DealAnalysis) -> bool:
     if row.status == DealAnalysis.Status.FAILED:
         return True
+    if row.status == DealAnalysis.Status.DONE:
+        # Analyses stored before the evaluation graph lack its values.
+        return "chances" not in (row.result or {})
     # A run whose worker died stays "queued" or "running" with nobody behind it.
     since = row.started_at or row.created_at
     return row.is_active and since < timezone.now() - STALE_AFTER

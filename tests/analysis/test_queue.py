@@ -45,7 +45,7 @@ def test_an_analysis_runs_once_and_everyone_who_may_replay_sees_it():
     assert row.result["decisions"]
     # Stored: a visitor of this public game sees it without asking again.
     html = Client().get(_url(match, deal)).content.decode()
-    assert "every 1s" not in html and "analysis-table" in html
+    assert "every 1s" not in html and 'data-testid="eval-graph"' in html
     _, started = services.start_analysis(deal, get_user("bob"))
     assert not started
     assert DealAnalysis.objects.filter(deal=deal).count() == 1
@@ -85,6 +85,8 @@ def test_a_user_may_have_only_so_many_analyses_waiting(settings):
 
 
 def test_a_user_may_ask_for_so_many_analyses_a_day(settings):
+    settings.TASKS = DATABASE
+    settings.ANALYSIS_QUOTA_ACTIVE = 10
     settings.ANALYSIS_QUOTA_PER_DAY = 2
     alice = _client(get_user("alice"))
     deals = [_deal(seed=seed) for seed in (8, 9, 10)]
