@@ -135,6 +135,8 @@ def learn(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse
         feedback = _feedback(decision, request.POST, names)
         if feedback is None:
             return HttpResponse(_("That is not a move you could play there."), status=400)
+    # The position as this seat saw it: the engine's own view of the seat.
+    state = step_state(timeline, decision.step, seat.number)
     options = sorted(decision.values, key=lambda text: (Action.parse(text).kind, text))
     base = reverse("analysis:learn", args=[match.pk, deal.number])
     context = {
@@ -143,10 +145,15 @@ def learn(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse
         "decision": decision,
         "number": number,
         "total": len(mistakes),
-        "state": step_state(timeline, decision.step, seat.number),
+        "state": state,
         "seat": seat.number,
         "names": names,
-        "opponents": [(s, names[s]) for s in range(timeline.players) if s != seat.number],
+        "opponents": [
+            {"number": s, "name": names[s], "count": state["hand_counts"][s]}
+            for s in range(timeline.players)
+            if s != seat.number
+        ],
+        "hand": state["hands"][seat.number],
         "played": decision.words(names),
         "options": [
             {
