@@ -76,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.language.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.SuspendedUserMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -109,8 +110,15 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 # (and pytest-xdist workers) never share one.
 _TEST_DB_TAG = os.environ.get("TEST_DB_TAG") or str(os.getpid())
 if DATABASE_URL:
-    DATABASES = {
-        "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
+    # Under ASGI every request runs on a thread of its own, so persistent
+    # per-thread connections pile up.  Django's psycopg pool bounds them instead:
+    # each process holds at most DATABASE_POOL_MAX connections, and a request that
+    # finds them all busy waits up to DATABASE_POOL_TIMEOUT seconds for one.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_health_checks=True)}
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DATABASE_POOL_MIN", "2")),
+        "max_size": int(os.environ.get("DATABASE_POOL_MAX", "10")),
+        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "10")),
     }
     DATABASES["default"]["TEST"] = {"NAME": f"test_durak_{_TEST_DB_TAG}"}
 else:
