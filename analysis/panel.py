@@ -14,11 +14,12 @@ from django.urls import reverse
 
 from games.engine import Action
 from games.models import Deal, Match
+from history.replay import Timeline, action_in_words, moves_in_words
 
 from . import services
 from .graph import evaluation_graph
 from .models import DealAnalysis
-from .review import Judged, Review, build_review, describe_action
+from .review import Judged, Review, build_review
 
 
 def stored_review(deal: Deal, names: Sequence[str]) -> tuple[DealAnalysis | None, Review | None]:
@@ -42,6 +43,7 @@ def move_marks(review: Review | None) -> dict[int, str]:
 
 def step_note(
     review: Review | None,
+    timeline: Timeline,
     step: int,
     seat: int | None,
     names: Sequence[str],
@@ -58,8 +60,8 @@ def step_note(
             "decision": decision,
             "is_here": is_here,
             "name": names[decision.seat],
-            "played": decision.words(names),
-            "best": decision.best_words(names),
+            "played": action_in_words(timeline, decision.step, decision.action, names),
+            "best": action_in_words(timeline, decision.step, decision.best, names),
             "played_cards": " ".join(hand_cards(decision.action)),
             "best_cards": " ".join(hand_cards(decision.best)),
             "loss": decision.loss,
@@ -82,7 +84,7 @@ def review_panel(
     review: Review | None,
     *,
     names: Sequence[str],
-    moves: Sequence[Any],
+    timeline: Timeline,
     url: Callable[[int], str],
     step: int,
     seat: int | None,
@@ -103,14 +105,14 @@ def review_panel(
     }
     if review is None:
         return context
-    if seat is None:
-        words = [describe_action(Action.parse(m.text), names) for m in moves]
-    else:
-        words = ["" for _ in moves]
+    # A seat view names no move: the graph spans the whole deal, future moves included.
+    words = moves_in_words(timeline, names) if seat is None else ["" for _ in timeline.moves]
     context["graph"] = evaluation_graph(review, names, words, url, step)
     context["legend"] = [(s, names[s]) for s in range(len(review.chances[0]))]
     context["judged"] = [
-        _judged_row(d, names, url) for d in review.judged if seat is None or d.seat == seat
+        _judged_row(d, timeline, names, url)
+        for d in review.judged
+        if seat is None or d.seat == seat
     ]
     if own_seat is not None and review.mistakes_of(own_seat):
         context["learn_url"] = reverse("analysis:learn", args=[match.pk, deal.number])
@@ -118,11 +120,13 @@ def review_panel(
     return context
 
 
-def _judged_row(decision: Judged, names: Sequence[str], url: Callable[[int], str]) -> dict:
+def _judged_row(
+    decision: Judged, timeline: Timeline, names: Sequence[str], url: Callable[[int], str]
+) -> dict:
     return {
         "decision": decision,
         "name": names[decision.seat],
-        "played": decision.words(names),
-        "best": decision.best_words(names),
+        "played": action_in_words(timeline, decision.step, decision.action, names),
+        "best": action_in_words(timeline, decision.step, decision.best, names),
         "url": url(decision.step),
     }

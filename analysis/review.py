@@ -16,14 +16,6 @@ from django.utils.translation import pgettext_lazy
 
 from games.engine import Action
 
-try:
-    from games.move_words import describe_action
-except ImportError:  # pragma: no cover - until the wording module lands
-
-    def describe_action(action: Action, names: Sequence[str]) -> str:
-        return str(action)
-
-
 # Chance lost (in points of 0-100) from which a decision is judged, worst first.
 BLUNDER = 30.0
 MISTAKE = 20.0
@@ -86,12 +78,6 @@ class Judged:
     @property
     def label(self) -> str:
         return str(LABELS[self.judgement]) if self.judgement else ""
-
-    def words(self, names: Sequence[str]) -> str:
-        return describe_action(self.action, names)
-
-    def best_words(self, names: Sequence[str]) -> str:
-        return describe_action(self.best, names)
 
 
 @dataclass

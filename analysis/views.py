@@ -11,9 +11,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engine import Action
 from games.models import Deal, Match, Seat
+from history.replay import action_in_words
 
 from . import panel, services
-from .review import describe_action, verdict
+from .review import verdict
 
 
 @login_required
@@ -95,7 +96,7 @@ def deal_analysis(request: HttpRequest, match_id: int, deal_number: int) -> Http
         row,
         review,
         names=names,
-        moves=timeline.moves,
+        timeline=timeline,
         url=lambda k: step_url(base, deal.number, k, seat),
         step=step,
         seat=seat,
@@ -132,7 +133,7 @@ def learn(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse
     decision = mistakes[number]
     feedback = None
     if request.method == "POST":
-        feedback = _feedback(decision, request.POST, names)
+        feedback = _feedback(decision, request.POST, timeline, names)
         if feedback is None:
             return HttpResponse(_("That is not a move you could play there."), status=400)
     # The position as this seat saw it: the engine's own view of the seat.
@@ -154,11 +155,11 @@ def learn(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse
             if s != seat.number
         ],
         "hand": state["hands"][seat.number],
-        "played": decision.words(names),
+        "played": action_in_words(timeline, decision.step, decision.action, names),
         "options": [
             {
                 "text": text,
-                "words": describe_action(Action.parse(text), names),
+                "words": action_in_words(timeline, decision.step, Action.parse(text), names),
                 "cards": panel.hand_cards(Action.parse(text)),
             }
             for text in options
@@ -175,11 +176,11 @@ def learn(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse
     return render(request, template, context)
 
 
-def _feedback(decision: Any, data: Any, names: list[str]) -> dict | None:
+def _feedback(decision: Any, data: Any, timeline: Any, names: list[str]) -> dict | None:
     if data.get("answer"):
         return {
             "answer": True,
-            "best": decision.best_words(names),
+            "best": action_in_words(timeline, decision.step, decision.best, names),
             "best_cards": " ".join(panel.hand_cards(decision.best)),
             "value": decision.before,
         }
@@ -189,7 +190,7 @@ def _feedback(decision: Any, data: Any, names: list[str]) -> dict | None:
     good, value = verdict(decision, tried)
     return {
         "tried": tried,
-        "words": describe_action(Action.parse(tried), names),
+        "words": action_in_words(timeline, decision.step, Action.parse(tried), names),
         "good": good,
         "value": value,
         "best_value": decision.before,

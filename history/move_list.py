@@ -12,8 +12,7 @@ from html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from analysis.review import LABELS, SYMBOLS, describe_action
-from games.engine import Action
+from analysis.review import LABELS, SYMBOLS
 from history.replay import Move
 
 _LINK = (
@@ -33,13 +32,13 @@ def _link(base: str, deal: int, step: int, seat: int | None) -> str:
 
 def move_list_html(
     moves: Sequence[Move],
-    names: dict[int, str],
     *,
     base: str,
     deal: int,
     step: int,
     seat: int | None,
     oob: bool = False,
+    words: Sequence[str],
     marks: dict[int, str] | None = None,
 ) -> SafeString:
     """``marks[step]`` judges the move leading to ``step``: "inaccuracy", "mistake" or
@@ -51,8 +50,6 @@ def move_list_html(
         "taken": escape(str(_("taken"))),
         "over": escape(str(_("game over"))),
     }
-    seats = max(names, default=-1) + 1
-    raw_names = [str(names.get(n, f"#{n}")) for n in range(seats)]
     parts = [
         '<ol id="move-list" class="move-list"',
         ' hx-swap-oob="true">' if oob else ">",
@@ -82,7 +79,7 @@ def move_list_html(
         parts.append(_link(base, deal, move.step, seat))
         parts.append(
             f'<span class="move-no">{move.step}.</span> '
-            f'<span class="move-text">{escape(describe_action(Action.parse(move.text), raw_names))}'
+            f'<span class="move-text">{escape(words[move.step - 1])}'
             "</span>"
         )
         if move.bout_end:

@@ -18,8 +18,6 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from analysis import panel
-from analysis.review import describe_action
-from games.engine import Action
 from games.models import Match, RuleVariant, Seat
 from history import replay as replay_service
 from history import services
@@ -108,6 +106,7 @@ def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
         return step_url(base, deal.number, step, seat)
 
     name_list = [names.get(n, f"#{n}") for n in range(players)]
+    words = replay_service.moves_in_words(timeline, name_list)
     analysis_row, review = panel.stored_review(deal, name_list)
 
     seat_rows = []
@@ -131,12 +130,12 @@ def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
     if seat is not None or not partial:
         move_list = move_list_html(
             timeline.moves if seat is None else timeline.moves[:step],
-            names,
             base=base,
             deal=deal.number,
             step=step,
             seat=seat,
             oob=partial,
+            words=words,
             marks=panel.move_marks(review),
         )
     current = timeline.moves[step - 1] if step else None
@@ -155,7 +154,7 @@ def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
         "move_list": None if partial else move_list,
         "oob_move_list": move_list if partial else None,
         "current": current,
-        "current_words": describe_action(Action.parse(current.text), name_list) if current else "",
+        "current_words": words[step - 1] if step else "",
         "result_text": _result_text(deal, names),
         "urls": {
             "first": url(0),
@@ -167,7 +166,7 @@ def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
         },
         "seat_choices": [(n, names.get(n, f"#{n}")) for n in range(players)],
         "speeds": SPEEDS,
-        "note": panel.step_note(review, step, seat, name_list, url),
+        "note": panel.step_note(review, timeline, step, seat, name_list, url),
         "share_url": None if match.is_private else request.build_absolute_uri(url(step)),
     }
     if not partial:
@@ -181,7 +180,7 @@ def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
                 analysis_row,
                 review,
                 names=name_list,
-                moves=timeline.moves,
+                timeline=timeline,
                 url=url,
                 step=step,
                 seat=seat,

@@ -5,10 +5,9 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from analysis.review import describe_action
-from games.engine import Action, Game
+from games.engine import Game
 from games.models import Deal
-from history.replay import deal_record, timeline_for
+from history.replay import deal_record, moves_in_words, timeline_for
 from history.seeding import get_user
 
 from .helpers import card_codes, play_match, read_zones
@@ -72,7 +71,7 @@ def test_the_page_opens_at_the_linked_step_and_marks_bouts(client):
     # The move list names who played each move, and marks where bouts begin.
     assert html.count('class="bout-mark"') >= 2
     assert "anna" in html and "boris" in html
-    fifth = describe_action(Action.parse(record["actions"][4]), ["anna", "boris"])
+    fifth = moves_in_words(timeline_for(deal), ["anna", "boris"])[4]
     assert escape(fifth) in html
     # Without ?step the replay opens at the deal.
     start = client.get(reverse("history:replay", args=[match.pk])).content.decode()
