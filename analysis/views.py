@@ -11,6 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engine import Action
 from games.models import Deal, Match, Seat
+from games.move_words import suggest_action
 from history.replay import action_in_words
 
 from . import panel, services
@@ -159,7 +160,7 @@ def learn(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse
         "options": [
             {
                 "text": text,
-                "words": action_in_words(timeline, decision.step, Action.parse(text), names),
+                "words": suggest_action(Action.parse(text)),
                 "cards": panel.hand_cards(Action.parse(text)),
             }
             for text in options
