@@ -108,14 +108,27 @@ def test_a_failed_or_abandoned_run_may_be_claimed_again():
     )
     _, started = services.start_analysis(deal, get_user("alice"))
     assert not started
+    DealAnalysis.objects.filter(pk=row.pk).update(heartbeat_at=timezone.now())
+    _, started = services.start_analysis(deal, get_user("alice"))
+    assert not started
+    # Its worker died: no progress for longer than a step ever takes.
     DealAnalysis.objects.filter(pk=row.pk).update(
-        started_at=timezone.now() - services.STALE_AFTER - timedelta(seconds=1)
+        heartbeat_at=timezone.now() - services.RUNNING_STALE_AFTER - timedelta(seconds=1)
     )
     _, started = services.start_analysis(deal, get_user("alice"))
     assert started
     assert DealAnalysis.objects.get(pk=row.pk).status == DealAnalysis.Status.DONE
     DealAnalysis.objects.filter(pk=row.pk).update(status=DealAnalysis.Status.FAILED)
     _, started = services.start_analysis(deal, get_user("alice"))
+    assert started
+    # Queued with no worker to take it for a long while: queued again.
+    DealAnalysis.objects.filter(pk=row.pk).update(status=DealAnalysis.Status.QUEUED)
+    _, started = services.start_analysis(deal, get_user("bob"))
+    assert not started
+    DealAnalysis.objects.filter(pk=row.pk).update(
+        created_at=timezone.now() - services.QUEUED_STALE_AFTER - timedelta(seconds=1)
+    )
+    _, started = services.start_analysis(deal, get_user("bob"))
     assert started
 
 
