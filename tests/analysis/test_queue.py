@@ -170,3 +170,16 @@ def test_the_worker_command_runs_a_queued_analysis(settings):
     assert row.status == DealAnalysis.Status.DONE, row.error
     assert row.result["decisions"]
     assert DBTaskResult.objects.get().status == "SUCCESSFUL"
+
+
+def test_a_polling_panel_reloads_the_page_when_the_analysis_is_done(settings):
+    settings.TASKS = DATABASE
+    match, deal = _deal(seed=14)
+    alice = _client(get_user("alice"))
+    alice.post(_url(match, deal), HTTP_HX_REQUEST="true")
+    polled = alice.get(_url(match, deal) + "?poll=1", HTTP_HX_REQUEST="true")
+    assert "HX-Refresh" not in polled and "every 1s" in polled.content.decode()
+    services.run_analysis(DealAnalysis.objects.get(deal=deal).pk)
+    polled = alice.get(_url(match, deal) + "?poll=1", HTTP_HX_REQUEST="true")
+    # The move list's marks and the board's notes come with the page.
+    assert polled["HX-Refresh"] == "true"
