@@ -139,7 +139,7 @@ def learn(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse
             return HttpResponse(_("That is not a move you could play there."), status=400)
     # The position as this seat saw it: the engine's own view of the seat.
     state = step_state(timeline, decision.step, seat.number)
-    options = sorted(decision.values, key=lambda text: (Action.parse(text).kind, text))
+    options = list(decision.values)  # in the engine's order of legal actions
     base = reverse("analysis:learn", args=[match.pk, deal.number])
     context = {
         "match": match,
