@@ -10,15 +10,22 @@ move, with the wall time beside them.  With ``--write`` the table replaces the
 "Post-game analysis" section of docs/performance.md.
 
     .venv/bin/python benchmarks/analysis_speed.py [--seconds 0.4] [--samples 30] [--write]
+        [--old PATH]
+
+``--old PATH`` also analyses the same games with the checkout at PATH (a worktree of an
+older commit), each game right after the new code's run, in a child process that
+reports its own CPU time.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -65,11 +72,35 @@ def measure(record: dict, seconds: float, samples: int) -> dict:
     }
 
 
+OLD_RUN = """
+import json, sys, time
+from games.bots.analysis import AnalysisBudget, analyse_record
+record, seconds, samples = json.load(sys.stdin)
+cpu = time.process_time()
+result = analyse_record(record, None, AnalysisBudget(seconds=seconds, samples=samples))
+print(json.dumps({"cpu": time.process_time() - cpu, "decisions": len(result["decisions"])}))
+"""
+
+
+def measure_old(path: str, record: dict, seconds: float, samples: int) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", OLD_RUN],
+        cwd=path,
+        input=json.dumps([record, seconds, samples]),
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+    return json.loads(done.stdout)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=0.4, help="budget per decision")
     parser.add_argument("--samples", type=int, default=30, help="sampled deals per decision")
     parser.add_argument("--write", action="store_true", help="update docs/performance.md")
+    parser.add_argument("--old", help="a checkout of an older commit to compare with")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
     import django
@@ -106,6 +137,16 @@ def main() -> None:
             f"{1000 * figures['cpu'] / figures['moves']:7.0f} {figures['wall']:7.1f}"
         )
         print(lines[-1], flush=True)
+        if args.old:
+            old = measure_old(args.old, game.to_record(), args.seconds, args.samples)
+            lines.append(
+                f"{'  old code, same game':34} {figures['moves']:5d} {old['decisions']:9d} "
+                f"{'':5} {'':5} {old['cpu']:7.1f} "
+                f"{1000 * old['cpu'] / max(1, old['decisions']):11.0f} "
+                f"{1000 * old['cpu'] / figures['moves']:7.0f} {'':>7}"
+            )
+            lines.append(f"{'  new/old CPU':34} {figures['cpu'] / old['cpu']:5.2f}x")
+            print(lines[-2], lines[-1], sep="\n", flush=True)
     table = "\n".join(lines)
     print()
     print(table)

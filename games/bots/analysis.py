@@ -126,11 +126,17 @@ def position_value(knowledge: Knowledge, rng: random.Random, budget: AnalysisBud
 def _chances(game: Game, seed: int, budget: AnalysisBudget) -> list[float]:
     if game.is_over:
         return [100.0 * fast.not_fool(game, s) for s in range(game.players)]
-    # A position costs one playout per sample where a decision costs one per option, so
-    # it gets twice the samples, but a quarter of the time: every seat is judged after
-    # every move.  The same seed at every step keeps neighbouring points' sampled deals
+    # Every seat is judged after every move, so a step shares half a decision's time
+    # among the seats; a position costs one playout per sample where a decision costs
+    # one per option, so two seats get twice a decision's samples each (fewer with more
+    # seats).  The same seed at every step keeps neighbouring points' sampled deals
     # alike, so the graph shows the moves rather than the sampling noise.
-    wider = AnalysisBudget(budget.seconds / 4, budget.samples * 2, budget.min_samples)
+    players = game.players
+    wider = AnalysisBudget(
+        budget.seconds / (2 * players),
+        max(budget.min_samples, 4 * budget.samples // players),
+        budget.min_samples,
+    )
     return [
         round(position_value(game.knowledge(s), random.Random(seed), wider), 1)
         for s in range(game.players)
