@@ -159,11 +159,18 @@ def write(table: str) -> None:
     text = path.read_text()
     section = (
         f"{SECTION}\n\n"
-        "Command (from the repository root):\n\n"
-        "    nice -n 5 .venv/bin/python benchmarks/analysis_speed.py --write\n\n"
+        "Command (from the repository root), with an older commit checked out beside it:\n\n"
+        "    git worktree add /tmp/analysis-old <old commit>\n"
+        "    nice -n 5 .venv/bin/python benchmarks/analysis_speed.py "
+        "--old /tmp/analysis-old --write\n\n"
         "The task worker's CPU for a full analysis (`manage.py db_worker` runs the same\n"
         '`analyse_record`). "deals" is the mean number of sampled deals per decision\n'
-        'that was not solved exactly; "exact" counts decisions solved exactly.\n\n'
+        'that was not solved exactly; "exact" counts decisions solved exactly. The\n'
+        "budget is a time limit per decision, so on a loaded machine a decision gets\n"
+        "fewer deals than the 30 allowed and its CPU falls with them; the old code ran\n"
+        "each game right after the new, under the same load. The old code (ca1bc24,\n"
+        "before the review) judges decisions only; the new one also judges every\n"
+        "seat's chance after every move, for the graph.\n\n"
         f"```\n{table}\n```\n"
     )
     pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
