@@ -3,8 +3,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
+from games.bots import ELO
 from games.models import BotLevel, RuleVariant
 from games.rendering import variant_name
 
@@ -14,6 +16,24 @@ MAX_SEATS = 8
 class VariantField(forms.ModelChoiceField):
     def label_from_instance(self, obj: RuleVariant) -> str:
         return f"{variant_name(obj)} ({obj.min_players}–{obj.max_players})"
+
+
+def bot_choices() -> list[tuple[str, str]]:
+    """Bot levels with their measured strength, e.g. "Hard (Elo ~1,950)"."""
+    out = []
+    for value, label in BotLevel.choices:
+        elo = ELO.get(value)
+        if elo is None:
+            out.append((value, str(label)))
+            continue
+        out.append(
+            (
+                value,
+                _("%(level)s (Elo ~%(elo)s)")
+                % {"level": label, "elo": number_format(elo, force_grouping=True)},
+            )
+        )
+    return out
 
 
 class CreateTableForm(forms.Form):
@@ -31,7 +51,7 @@ class CreateTableForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("", _("Wait for a player")), *BotLevel.choices]
+        choices = [("", _("Wait for a player")), *bot_choices()]
         for number in range(1, MAX_SEATS):
             self.fields[f"seat_{number}"] = forms.ChoiceField(
                 label=_("Seat %(number)d") % {"number": number + 1},

@@ -19,6 +19,11 @@ LEVELS = ("random", "easy", "medium", "hard")
 # Bots that are not lobby levels: the outside yardstick of the benchmark.
 BASELINES = ("greedy",)
 
+# Elo of each level (random = 1000), rounded, from the duplicate tournament in 2-player
+# podkidnoy that ``benchmarks/bot_tournament.py`` prints (see docs/performance.md). The
+# lobby shows them beside the level names; rerun the benchmark when a level changes.
+ELO = {"random": 1000, "easy": 1600, "medium": 1650, "hard": 1950}
+
 _BOTS: dict[str, Bot] = {
     "random": PolicyBot("random"),
     "easy": PolicyBot("easy"),
@@ -51,6 +56,7 @@ def choose(
 __all__ = [
     "BASELINES",
     "DEFAULT_BUDGET",
+    "ELO",
     "LEVELS",
     "Bot",
     "Budget",

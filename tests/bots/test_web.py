@@ -156,3 +156,25 @@ def test_stale_run_is_claimed_again_but_a_fresh_one_is_not(monkeypatch):
     _, started = services.start_analysis(deal, get_user("alice"))
     assert started
     assert DealAnalysis.objects.get(pk=row.pk).status == DealAnalysis.Status.DONE
+
+
+@pytest.mark.parametrize(
+    ("language", "hard", "note"),
+    [
+        ("en", "Hard (Elo ~{elo})", "Bot strength is on the Elo scale"),
+        ("ru", "Сильный (Эло ~{elo})", "Сила ботов — по шкале Эло"),
+    ],
+)
+def test_lobby_shows_each_bot_level_with_its_elo(language, hard, note):
+    from django.utils import translation
+    from django.utils.formats import number_format
+
+    from games.bots import ELO
+
+    client = Client()
+    client.force_login(get_user("alice"))
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    with translation.override(language):
+        elo = number_format(ELO["hard"], force_grouping=True)
+    assert hard.format(elo=elo) in page
+    assert note in page
