@@ -15,7 +15,7 @@ import math
 import random
 import time
 
-from games.engine import Action, Knowledge
+from games.engine import Action, Game, Knowledge
 
 from . import endgame, fast
 from .base import DEFAULT_BUDGET, Budget, rebuild
@@ -24,6 +24,17 @@ from .inference import Inference
 # Without a time limit the solver still needs a bound; nodes per playout it may spend.
 NODES_PER_ITERATION = 30
 MIN_SOLVER_NODES = 500
+
+
+def score(game: Game, seat: int) -> float:
+    """1 when ``seat`` is not the fool, 0 when it is, 0.5 for a draw (nobody the fool).
+
+    Valuing a draw like a win would let the search settle for one when it could win.
+    """
+    result = game.result
+    if result is None or result["draw"]:
+        return 0.5
+    return fast.not_fool(game, seat)
 
 
 def evaluate(
@@ -35,7 +46,7 @@ def evaluate(
 ) -> tuple[list[int], list[float], list[int]]:
     """Playouts, total rewards and rounds survived per action.
 
-    A reward is 1 when the seat is not the fool. ``budget.iterations`` counts playouts
+    A reward is ``score`` of the played-out game. ``budget.iterations`` counts playouts
     (the plan when only seconds are given is ``DEFAULT_BUDGET.iterations``); ``start`` is
     when the move's clock started (the endgame solver may already have spent part of it).
     """
@@ -62,7 +73,7 @@ def evaluate(
                 g.apply(acts[i])
                 fast.playout(g, policy, rng)
                 visits[i] += 1
-                total[i] += fast.not_fool(g, seat)
+                total[i] += score(g, seat)
             spent += len(alive)
         for i in alive:
             survived[i] += 1
