@@ -38,8 +38,8 @@ class Budget:
 
 
 # Playouts of the hard search per move, and a wall-time cap so that a loaded machine
-# still answers in time. About 0.2 s of one core at the start of a deal, less later.
-HARD_PLAYOUTS = 200
+# still answers in time. About 0.3 s of one core at the start of a deal, less later.
+HARD_PLAYOUTS = 300
 DEFAULT_BUDGET = Budget(seconds=0.5, iterations=HARD_PLAYOUTS)
 
 

@@ -24,11 +24,11 @@ from .tracker import PublicTracker, replay
 
 # Likelihood factors: how much less likely a card is in a hand after each observation.
 # Trumps are often held back on purpose, so what a player did not do says less of them.
-TOOK_PLAIN, TOOK_TRUMP = 0.15, 0.5
-DONE_PLAIN, DONE_TRUMP = 0.3, 0.85
-LEAD_LOWER_PLAIN = 0.5
-LEAD_TRUMP_PLAIN = 0.35
-DEFEND_CHEAPER = 0.5
+TOOK_PLAIN, TOOK_TRUMP = 0.05, 0.3
+DONE_PLAIN, DONE_TRUMP = 0.15, 0.8
+LEAD_LOWER_PLAIN = 0.25
+LEAD_TRUMP_PLAIN = 0.1
+DEFEND_CHEAPER = 0.3
 
 
 @dataclasses.dataclass
