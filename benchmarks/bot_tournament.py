@@ -131,7 +131,6 @@ def elo_ladder(rows: list[dict], config: str = "2p-podkidnoy") -> dict[str, floa
     levels = sorted({lv for k in wins for lv in k}, key=ORDER.index)
     if not levels:
         return {}
-    rating = dict.fromkeys(levels, 0.0)
     # Minorization-maximization for Bradley-Terry strengths, then Elo's scale.
     gamma = dict.fromkeys(levels, 1.0)
     for _ in range(2000):
@@ -145,8 +144,7 @@ def elo_ladder(rows: list[dict], config: str = "2p-podkidnoy") -> dict[str, floa
                     den += w / (gamma[lv] + gamma[other])
             new[lv] = won / den if den else gamma[lv]
         gamma = new
-    for lv in levels:
-        rating[lv] = 400 * math.log10(gamma[lv])
+    rating = {lv: 400 * math.log10(gamma[lv]) for lv in levels}
     anchor = rating.get("random", rating[levels[0]])
     return {lv: 1000 + rating[lv] - anchor for lv in levels}
 

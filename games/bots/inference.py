@@ -18,7 +18,16 @@ import dataclasses
 import random
 from functools import lru_cache
 
-from games.engine import RANKS, Action, Game, Knowledge, beats, card_index, mask_to_codes
+from games.engine import (
+    RANKS,
+    Action,
+    Game,
+    Knowledge,
+    beats,
+    card_index,
+    deck_codes,
+    mask_to_codes,
+)
 
 from .tracker import PublicTracker, replay
 
@@ -85,8 +94,6 @@ def _cheaper(c: str, other: str, trump: str) -> bool:
 
 @lru_cache(maxsize=8)
 def _deck(deck_size: int) -> list[str]:
-    from games.engine import deck_codes
-
     return deck_codes(deck_size)
 
 
