@@ -3,8 +3,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
+from games.bots import ELO
 from games.models import BotLevel, RuleVariant
 from games.rendering import variant_name
 
@@ -30,6 +32,24 @@ class VariantField(forms.ModelChoiceField):
         return f"{variant_name(obj)} ({obj.min_players}–{obj.max_players})"
 
 
+def bot_choices() -> list[tuple[str, str]]:
+    """Bot levels with their measured strength, e.g. "Hard (Elo ~1,950)"."""
+    out = []
+    for value, label in BotLevel.choices:
+        elo = ELO.get(value)
+        if elo is None:
+            out.append((value, str(label)))
+            continue
+        out.append(
+            (
+                value,
+                _("%(level)s (Elo ~%(elo)s)")
+                % {"level": label, "elo": number_format(elo, force_grouping=True)},
+            )
+        )
+    return out
+
+
 class CreateTableForm(forms.Form):
     """A new table: variant, size, privacy, and who fills seats 1.. (a player or a bot)."""
 
@@ -50,7 +70,7 @@ class CreateTableForm(forms.Form):
             self.fields["players"].widget.attrs.update(
                 min=variant.min_players, max=variant.max_players
             )
-        choices = [("", _("Wait for a player")), *BotLevel.choices]
+        choices = [("", _("Wait for a player")), *bot_choices()]
         for number in range(1, MAX_SEATS):
             self.fields[f"seat_{number}"] = forms.ChoiceField(
                 label=_("Seat %(number)d") % {"number": number + 1},

@@ -3,7 +3,8 @@
 For every decision of a seat (a moment with more than one legal action for it), the
 position is judged from that seat's Knowledge at that moment, never from the real
 deal: two-player endgames with an empty talon are solved exactly; elsewhere every action
-is played out on the same sampled deals with the ``medium`` policy (common random
+is played out on the same sampled deals (weighted by what the players did in public,
+see inference.py) with the ``medium`` policy (common random
 numbers, so the differences between actions are not drowned in deal luck).
 ``before`` is the chance with the best action, ``after`` with the action played, and
 ``values`` the chance after each legal action.
@@ -25,6 +26,7 @@ from games.engine import Action, Game, Knowledge
 
 from . import endgame, fast
 from .base import rebuild
+from .inference import Inference
 
 MISTAKE_POINTS = 20.0
 ANALYSIS_FORMAT = "durak-analysis/2"
@@ -82,11 +84,12 @@ def action_values(
         if values is not None:
             return [100.0 if values[a] else 0.0 for a in acts], True, 0
     totals = [0.0] * len(acts)
+    inference = Inference.of(knowledge)
     n = 0
     while n < budget.samples and (
         n < budget.min_samples or time.perf_counter() - start < budget.seconds
     ):
-        deal = knowledge.determinize(rng)
+        deal = inference.deal(rng)
         for i, a in enumerate(acts):
             g = deal.copy()
             g.apply(a)
