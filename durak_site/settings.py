@@ -155,13 +155,13 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # channels-redis, receiving in batches (durak_site.channel_layers).
-            "BACKEND": "durak_site.channel_layers.RedisChannelLayer",
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 # redis-py's default 5 s socket timeout equals channels-redis'
                 # blocking read of 5 s, so an idle consumer could time out on its
                 # own read and drop its socket.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                # A process's sockets share one queue: room for a push to each of them.
                 "capacity": 1500,
                 "expiry": 30,
                 "prefix": os.environ.get("CHANNELS_PREFIX", "durak"),
@@ -176,7 +176,7 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "durak_site.channel_layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Collector thresholds of a server process (durak_site.server_gc); set it empty

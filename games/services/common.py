@@ -93,23 +93,13 @@ def send_push(group: str, message: dict[str, Any]) -> None:
         logger.exception("could not push to %s", group)
 
 
-def notify_match_changed(
-    match_id: int,
-    version: int | None = None,
-    *,
-    what: str = "state",
-    changes: dict[str, Any] | None = None,
-) -> None:
+def notify_match_changed(match_id: int, version: int | None = None, *, what: str = "state") -> None:
     """After the commit, tell every socket of the match to re-render (``what``: state/chat/presence).
 
-    ``changes`` are the match fields an action wrote (see ``live_cache.advance``): a
-    process holding the previous version renders the new one from them without
-    reading the database.  The message stays between server processes; what a
-    browser receives is always rendered for its own viewer.
+    The message names the version only; each socket reads the table and renders it
+    for its own viewer.
     """
     message = {"type": "match.changed", "match_id": match_id, "version": version, "what": what}
-    if changes is not None:
-        message["changes"] = changes
     transaction.on_commit(lambda: send_push(group_name(match_id), message))
 
 

@@ -9,9 +9,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import live_cache
 from games.action_log import action_kind, log_refused_action
-from games.compiled_queries import CompiledInsert, CompiledQuery, CompiledUpdate
 from games.engine import Action, Game, IllegalAction
 from games.models import Deal, Match, Move, Seat
 from games.refusal_reasons import refusal_reason
@@ -30,24 +28,15 @@ from games.signals import deal_finished
 
 MAX_ACTION_TEXT = 64
 
-# Seats of a match with the match locked and the users loaded, in one statement.
-_SEATS_LOCKING_MATCH = CompiledQuery(
-    lambda match_id: (
+
+def lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
+    """The match, locked, and its seats with their users, in one query."""
+    seats = list(
         Seat.objects.select_for_update(of=("match",))
         .select_related("match", "user")
         .filter(match_id=match_id)
         .order_by("number")
     )
-)
-
-
-def lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
-    """The match, locked as by ``lock_match``, and its seats with their users: one query.
-
-    Every move takes this path, and one statement instead of two is one database
-    round trip less while the process's other tables wait for the interpreter.
-    """
-    seats = _SEATS_LOCKING_MATCH.fetch(match_id)
     if not seats:
         return locked_or_refuse(match_id), []
     match = seats[0].match
@@ -163,7 +152,7 @@ def resign(match_id: int, user: object) -> ActionOutcome:
             raise ActionRefused(_("You are already out of this game."), code="illegal") from None
 
 
-_MATCH_FIELDS = [
+_MATCH_FIELDS_A_MOVE_WRITES = [
     "state",
     "version",
     "move_count",
@@ -173,9 +162,6 @@ _MATCH_FIELDS = [
     "bot_due_at",
     "finished_at",
 ]
-# A move's two writes, with their SQL built once per connection (as the lock query).
-_INSERT_MOVE = CompiledInsert(Move)
-_SAVE_MATCH_AFTER_MOVE = CompiledUpdate(Match, _MATCH_FIELDS)
 
 
 def apply_locked(
@@ -194,16 +180,14 @@ def apply_locked(
     clock.charge_budgets(match, seats, required, now)
     think_ms = max(0, clock.ms(now - match.turn_started_at)) if match.turn_started_at else 0
     match.move_count += 1
-    _INSERT_MOVE.insert(
-        Move(
-            match_id=match.pk,
-            deal_id=match.live_deal_id,
-            seq=match.move_count,
-            seat=action.seat,
-            action=str(action),
-            source=source,
-            think_ms=think_ms,
-        )
+    Move.objects.create(
+        match_id=match.pk,
+        deal_id=match.live_deal_id,
+        seq=match.move_count,
+        seat=action.seat,
+        action=str(action),
+        source=source,
+        think_ms=think_ms,
     )
     match.version += 1
     match.state = game.snapshot()
@@ -216,14 +200,11 @@ def apply_locked(
         deal = _finish_deal(match, seats, game, end_reason, now)
     else:
         clock.schedule(match, seats, game, now)
-    _SAVE_MATCH_AFTER_MOVE.save(match)
+    match.save(update_fields=_MATCH_FIELDS_A_MOVE_WRITES)
     if deal is not None:
         match.live_deal = deal
         deal_finished.send(sender=Deal, deal=deal)
-    # Renders of this version in this process reuse these rows (state as of commit).
-    transaction.on_commit(lambda: live_cache.remember(match, seats, game))
-    changes = None if deal is not None else live_cache.changes_of(match, _MATCH_FIELDS)
-    notify_match_changed(match.pk, match.version, changes=changes)
+    notify_match_changed(match.pk, match.version)
     return ActionOutcome(match.pk, match.version, match.move_count, str(action), game.is_over)
 
 

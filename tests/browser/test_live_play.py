@@ -14,12 +14,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture(autouse=True)
 def fresh_process_state():
-    """The server process is forked from this one: give it no tables from earlier tests."""
+    """The server process is forked from this one: give it no state of earlier tests."""
     from channels.layers import channel_layers
 
-    from games import live_cache
-
-    live_cache._recent.clear()
     channel_layers.backends.clear()
     # Earlier async tests started asgiref's database thread; a forked child would
     # inherit the executor without its thread and wait on it forever.

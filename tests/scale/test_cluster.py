@@ -28,7 +28,6 @@ from games.engine import Game
 from games.models import Match, Move, RuleVariant, Seat, ServerProcess, SocketPresence
 
 from .conftest import (
-    _forget_cached_tables,
     db,
     in_own_loop,
     isolated_redis_url,
@@ -128,10 +127,8 @@ def channels_prefix(settings) -> Iterator[str]:
     }
     settings.CHANNEL_LAYERS = layers
     channel_layers.backends.clear()
-    _forget_cached_tables()
     yield PREFIX
     channel_layers.backends.clear()
-    _forget_cached_tables()
 
 
 def new_table(slug: str = "classic", players: int = 2, bots: tuple[str, ...] = ()):
