@@ -44,15 +44,15 @@ DEFAULTS: dict[str, Any] = {
     # within this many seconds (each one a bot search).
     "GAMES_HINT_RATE": (3, 10),
     # Open sockets one user may hold: at all, and at one table.
-    "GAMES_SOCKETS_PER_USER": int(os.environ.get("GAMES_SOCKETS_PER_USER", "12")),
-    "GAMES_SOCKETS_PER_TABLE": int(os.environ.get("GAMES_SOCKETS_PER_TABLE", "4")),
+    "GAMES_SOCKETS_PER_USER": 12,
+    "GAMES_SOCKETS_PER_TABLE": 4,
     # Seconds between a socket's heartbeats: it rejoins its groups (a restarted
     # Redis forgets them) and checks that its user is still signed in.
-    "GAMES_SOCKET_HEARTBEAT": float(os.environ.get("GAMES_SOCKET_HEARTBEAT", "20")),
+    "GAMES_SOCKET_HEARTBEAT": 20.0,
     # The lobby socket only listens: a burst of this many frames, refilled per second.
     "GAMES_LOBBY_FRAME_RATE": (5, 1),
     # Hint searches one process runs at once; more are refused until one ends.
-    "GAMES_HINT_SEARCHES": int(os.environ.get("GAMES_HINT_SEARCHES", "2")),
+    "GAMES_HINT_SEARCHES": 2,
 }
 
 
