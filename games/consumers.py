@@ -52,7 +52,6 @@ def _open_viewer(
     viewer = rendering.viewer_for(match, user)
     if viewer is not None and viewer.seat is not None:
         services.seat_connected(match_id, user, channel_name)
-        presence.opened(channel_name, match_id, user.pk)
     return user, viewer
 
 
@@ -194,7 +193,10 @@ class TableConsumer(GuardedSocket):
             await self.leave()
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        await self.join_groups(self.group)
+        if self.viewer.seat is None:
+            await self.join_groups(self.group)
+        else:  # the process's group, for re-recording its sockets' presence
+            await self.join_groups(self.group, presence.server_group())
         await self.accept()
         # The ws extension never replays missed messages: every (re)connect gets it all.
         await self.send_state(full=True)
@@ -205,7 +207,6 @@ class TableConsumer(GuardedSocket):
         if self.viewer is None:
             return
         if self.viewer.seat is not None:
-            presence.closed(self.channel_name)
             await database_sync_to_async(services.seat_disconnected)(
                 self.match_id, self.user, self.channel_name
             )
@@ -315,6 +316,12 @@ class TableConsumer(GuardedSocket):
     async def show_new_language(self) -> None:
         if self.viewer is not None:
             await self.send_state(full=True)
+
+    async def presence_restore(self, event: dict[str, Any]) -> None:
+        """This process was taken for dead and its sockets released: record this one again."""
+        await database_sync_to_async(services.seat_connected)(
+            self.match_id, self.user, self.channel_name
+        )
 
     async def match_changed(self, event: dict[str, Any]) -> None:
         what = event.get("what")

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from games import services
 from games.engine import Action
 from games.models import Match, Seat
+from games.table_reads import table_rows
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RANKS = {"T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
@@ -151,7 +152,8 @@ def table_context(
                 "to_act": seat.number in to_act,
                 "is_out": bool(view) and seat.number in view["out"],
                 "said_done": bool(view) and playing and seat.number in view["done"],
-                "connected": seat.is_bot or seat.connections > 0,
+                "connected": seat.is_bot
+                or (bool(seat.user_id) and seat.disconnected_since is None),
                 "fools": seat.fools,
                 "deadline": deadline if seat.number in to_act else None,
             }
@@ -290,8 +292,8 @@ ERROR_TEMPLATE = "games/partials.html#error"
 
 def load_table(match_id: int) -> tuple[Match, list[Seat], Any]:
     """The match (with what its render reads), its seats and its engine state."""
-    match = Match.objects.select_related("variant", "live_deal").get(pk=match_id)
-    return match, services.load_seats(match_id), services.load_game(match)
+    match, seats = table_rows(match_id)
+    return match, seats, services.load_game(match)
 
 
 def _template(name: str) -> Any:

@@ -18,31 +18,23 @@ from games.services.common import (
     ActionOutcome,
     ActionRefused,
     load_game,
-    locked_or_refuse,
     notify_lobby_changed,
     notify_match_changed,
     refuse_if_suspended,
     seat_of,
 )
 from games.signals import deal_finished
+from games.table_reads import table_rows
 
 MAX_ACTION_TEXT = 64
 
 
 def lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
-    """The match, locked, and its seats with their users, in one query."""
-    seats = list(
-        Seat.objects.select_for_update(of=("match",))
-        .select_related("match", "user")
-        .filter(match_id=match_id)
-        .order_by("number")
-    )
-    if not seats:
-        return locked_or_refuse(match_id), []
-    match = seats[0].match
-    for seat in seats:
-        seat.match = match
-    return match, seats
+    """The match, locked, and its seats with their users."""
+    try:
+        return table_rows(match_id, lock=True)
+    except Match.DoesNotExist:
+        raise ActionRefused(_("There is no such table."), code="not_found") from None
 
 
 def apply_action(
@@ -255,13 +247,10 @@ def new_deal(match: Match, seats: list[Seat], game: Game, now: datetime) -> Deal
         first_attacker_by=game.first_attacker_by,
     )
     for seat in seats:
+        # A player who is away (or never opened the table) stays away: the budget
+        # is spent from the later of that and the first turn's start.
         seat.reconnect_budget_ms = match.reconnect_seconds * 1000
-        # A player who never opened the table counts as away from the first turn.
-        if seat.user_id and seat.connections == 0:
-            seat.disconnected_since = seat.disconnected_since or now
-        else:
-            seat.disconnected_since = None
-        seat.save(update_fields=["reconnect_budget_ms", "disconnected_since"])
+        seat.save(update_fields=["reconnect_budget_ms"])
     match.live_deal = deal
     match.state = game.snapshot()
     match.status = Match.Status.PLAYING
