@@ -11,6 +11,7 @@ from history.models import RatingClass
 
 register = template.Library()
 
+
 @register.filter
 def backs(count: int | None) -> range:
     return range(count or 0)
