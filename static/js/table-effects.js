@@ -1,7 +1,6 @@
 // Motion and sound at the table.
 //
-// Motion: each push is swapped by htmx inside a view transition (htmx.swap with
-// transition:true).  Every face-up card on the felt and in the hand is named after its
+// Motion: each push is swapped by htmx (htmx.swap) inside a view transition.  Every face-up card on the felt and in the hand is named after its
 // code, so a card that is in another place after the push (hand to table, table to the
 // taker's hand) glides there.  Cards that come from, or go to, places where they lie
 // face down (another seat, the discard pile) get a stand-in card back named like them
@@ -119,7 +118,7 @@
         finished = true;
         resolve();
       };
-      htmx.swap(page, message, { swapStyle: "none", transition: true }, {
+      const swap = () => htmx.swap(page, message, { swapStyle: "none" }, {
         contextElement: page,
         afterSwapCallback() {
           early.forEach((el) => el.remove());
@@ -134,6 +133,10 @@
           finish();
         },
       });
+      const view = document.startViewTransition(swap);
+      // A newer push skips this animation (its swap still runs): that is no error.
+      view.ready.catch(() => {});
+      view.updateCallbackDone.catch(finish);
       // Never hold later pushes back for long, whatever happens to this one.
       window.setTimeout(finish, 1500);
     });
