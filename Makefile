@@ -6,6 +6,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Task worker processes (post-game analyses) beside the web processes.
+WORKERS ?= 1
 PYTEST_WORKERS ?= 2
 
 .PHONY: run test lint format messages run-cluster clean
@@ -23,12 +25,13 @@ run: $(STAMP)
 	@echo "  Durak Online is starting on http://$(HOST):$(PORT)/"
 	@echo "  Create an admin account with:  $(BIN)/python manage.py createsuperuser"
 	@echo
-	$(BIN)/daphne -b $(HOST) -p $(PORT) durak_site.asgi:application
+	$(BIN)/python -m durak_site.cluster --embedded --no-migrate --host $(HOST) --ports $(PORT) --workers $(WORKERS)
 
-# Two daphne processes (CLUSTER_PORTS) sharing DATABASE_URL and REDIS_URL; refuses without them.
+# Daphne processes (CLUSTER_PORTS) and task workers sharing DATABASE_URL and REDIS_URL;
+# refuses without them.  A process that dies is restarted while the others serve.
 CLUSTER_PORTS ?= 8001,8002
 run-cluster: $(STAMP)
-	$(BIN)/python -m durak_site.cluster --host $(HOST) --ports $(CLUSTER_PORTS)
+	$(BIN)/python -m durak_site.cluster --host $(HOST) --ports $(CLUSTER_PORTS) --workers $(WORKERS)
 
 # Browser tests run in a pytest process of their own: Playwright's sync API
 # keeps an event loop running in its thread, which the asyncio tests can't share.

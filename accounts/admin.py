@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.forms import AdminSignUpForm, AdminUserForm
 from accounts.models import User
 from moderation import audit
 from moderation.actions import with_form
@@ -46,6 +47,8 @@ class ModerationStatusFilter(admin.SimpleListFilter):
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
+    add_form = AdminSignUpForm
+    form = AdminUserForm
     list_display = [
         "username",
         "email",

@@ -1,14 +1,38 @@
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AdminUserCreationForm,
+    AuthenticationForm,
+    UserChangeForm,
+    UserCreationForm,
+)
 from django.utils.translation import gettext_lazy as _
 
+from accounts.confusables import skeleton
 from accounts.ratelimit import LoginThrottle, client_ip
 from moderation.notices import suspension_notice
 
 
-class SignUpForm(UserCreationForm):
+class DistinctUsernameMixin:
+    """Refuses a username that reads like another user's (``аlice`` beside ``alice``)."""
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        others = get_user_model().objects.exclude(pk=self.instance.pk)
+        if others.filter(username__iexact=username).exists():
+            raise forms.ValidationError(
+                _("A user with that username already exists."), code="duplicate_username"
+            )
+        if others.filter(username_skeleton=skeleton(username)).exists():
+            raise forms.ValidationError(
+                _("That username looks too much like one already taken; please choose another."),
+                code="confusable_username",
+            )
+        return username
+
+
+class SignUpForm(DistinctUsernameMixin, UserCreationForm):
     email = forms.EmailField(
         label=_("Email"),
         required=False,
@@ -19,13 +43,13 @@ class SignUpForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
-    def clean_username(self) -> str:
-        username = self.cleaned_data["username"]
-        if get_user_model().objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError(
-                _("A user with that username already exists."), code="duplicate_username"
-            )
-        return username
+
+class AdminSignUpForm(DistinctUsernameMixin, AdminUserCreationForm):
+    pass
+
+
+class AdminUserForm(DistinctUsernameMixin, UserChangeForm):
+    pass
 
 
 class RateLimitedAuthenticationForm(AuthenticationForm):

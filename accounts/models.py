@@ -1,8 +1,11 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from accounts.confusables import skeleton
 
 
 class CaseInsensitiveUserManager(UserManager):
@@ -22,6 +25,13 @@ class User(AbstractUser):
     suspended_forever = models.BooleanField(_("suspended for good"), default=False)
     suspension_reason = models.TextField(_("suspension reason"), blank=True)
     muted_until = models.DateTimeField(_("muted in chat until"), null=True, blank=True)
+    # How the username reads (accounts.confusables), kept so that sign-up can refuse
+    # a name that looks like one already taken with one indexed lookup.
+    username_skeleton = models.CharField(max_length=600, db_index=True, editable=False, default="")
+    # Blank until they pick one: the browser's language applies meanwhile.
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, blank=True, default=""
+    )
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
@@ -32,6 +42,13 @@ class User(AbstractUser):
                 violation_error_message=_("A user with that username already exists."),
             )
         ]
+
+    def save(self, *args, **kwargs) -> None:
+        self.username_skeleton = skeleton(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        super().save(*args, **kwargs)
 
     @property
     def is_suspended(self) -> bool:

@@ -19,6 +19,8 @@ class SignUpView(CreateView):
         return super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form):
+        # The language the sign-up page was read in follows the new player everywhere.
+        form.instance.language = self.request.LANGUAGE_CODE
         response = super().form_valid(form)
         login(self.request, self.object, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(self.request, _("Welcome, %(name)s!") % {"name": self.object.username})

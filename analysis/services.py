@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import logging
 import random
-import threading
 from datetime import timedelta
 from typing import Any
 
-from django.db import IntegrityError, close_old_connections, transaction
-from django.db.models import Q
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.bots import Budget, get_bot
 from games.bots.analysis import AnalysisBudget, analyse_record
@@ -19,12 +20,13 @@ from games.engine import Action, Game
 from games.models import Deal, Match, Seat
 
 from .models import DealAnalysis
+from .tasks import analyse_deal
 
 log = logging.getLogger(__name__)
 
 HINT_BUDGET = Budget(seconds=0.8)
-ANALYSIS_BUDGET = AnalysisBudget(seconds=0.4, samples=30)
 STALE_AFTER = timedelta(minutes=15)
+ACTIVE_STATUSES = (DealAnalysis.Status.QUEUED, DealAnalysis.Status.RUNNING)
 
 
 class Refused(Exception):
@@ -79,50 +81,90 @@ def analysis_seats(deal: Deal) -> list[int]:
     return humans or [s.number for s in seats]
 
 
-def start_analysis(deal: Deal, user: Any, *, background: bool = True) -> tuple[DealAnalysis, bool]:
-    """Claim the deal's analysis and run it; ``(row, started)``. One run per deal ever
-    (a failed one may be claimed again)."""
+def start_analysis(deal: Deal, user: Any) -> tuple[DealAnalysis, bool]:
+    """Claim the deal's analysis and queue it for the worker; ``(row, started)``.
+
+    One run per deal: a deal whose analysis is queued, running or done is not queued
+    again (a failed run, or one whose worker died, may be claimed again).  The claim,
+    the quota check and the queued task commit together.
+    """
     if deal.status != Deal.Status.FINISHED:
         raise Refused(_("Only a finished game can be analysed."), status=409)
-    try:
-        with transaction.atomic():
-            row = DealAnalysis.objects.create(deal=deal, requested_by=user)
-    except IntegrityError:
-        row = DealAnalysis.objects.get(deal=deal)
-        # A failed run may be retried, and so may a run whose process died (a server
-        # restart leaves it "running" with no thread behind it).
-        stale = timezone.now() - STALE_AFTER
-        retry = Q(status=DealAnalysis.Status.FAILED) | Q(
-            status__in=[DealAnalysis.Status.QUEUED, DealAnalysis.Status.RUNNING],
-            created_at__lt=stale,
-        )
-        reclaimed = DealAnalysis.objects.filter(retry, pk=row.pk).update(
-            status=DealAnalysis.Status.QUEUED,
-            progress=0,
-            error="",
-            requested_by=user,
-            created_at=timezone.now(),
-        )
-        if not reclaimed:
+    with transaction.atomic():
+        # Holding the user's row serialises one user's requests, so the quota holds.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        row = DealAnalysis.objects.select_for_update().filter(deal=deal).first()
+        if row is not None and not _may_claim_again(row):
             return row, False
-        row.refresh_from_db()
-    if background:
-        threading.Thread(target=_run_in_thread, args=(row.pk,), daemon=True).start()
-    else:
-        run_analysis(row.pk)
-        row.refresh_from_db()
+        check_quota(user)
+        if row is None:
+            try:
+                with transaction.atomic():
+                    row = DealAnalysis.objects.create(deal=deal, requested_by=user)
+            except IntegrityError:  # Another request claimed it a moment ago.
+                return DealAnalysis.objects.get(deal=deal), False
+        else:
+            row.status = DealAnalysis.Status.QUEUED
+            row.progress = 0
+            row.error = ""
+            row.result = None
+            row.requested_by = user
+            row.created_at = timezone.now()
+            row.started_at = row.finished_at = None
+            row.save()
+        analyse_deal.enqueue(row.pk)
+    row.refresh_from_db()
     return row, True
 
 
-def _run_in_thread(analysis_id: int) -> None:
-    try:
-        run_analysis(analysis_id)
-    finally:
-        close_old_connections()
+def _may_claim_again(row: DealAnalysis) -> bool:
+    if row.status == DealAnalysis.Status.FAILED:
+        return True
+    # A run whose worker died stays "queued" or "running" with nobody behind it.
+    since = row.started_at or row.created_at
+    return row.is_active and since < timezone.now() - STALE_AFTER
+
+
+def check_quota(user: Any) -> None:
+    """Refuse a user who has too many analyses waiting, or asked for too many today."""
+    mine = DealAnalysis.objects.filter(requested_by=user)
+    active = settings.ANALYSIS_QUOTA_ACTIVE
+    if mine.filter(status__in=ACTIVE_STATUSES).count() >= active:
+        raise Refused(
+            ngettext(
+                "You already have %(count)d analysis waiting; wait until it is done.",
+                "You already have %(count)d analyses waiting; wait until they are done.",
+                active,
+            )
+            % {"count": active},
+            status=429,
+        )
+    per_day = settings.ANALYSIS_QUOTA_PER_DAY
+    if mine.filter(created_at__gte=timezone.now() - timedelta(days=1)).count() >= per_day:
+        raise Refused(
+            ngettext(
+                "You may ask for %(count)d analysis a day; try again tomorrow.",
+                "You may ask for %(count)d analyses a day; try again tomorrow.",
+                per_day,
+            )
+            % {"count": per_day},
+            status=429,
+        )
+
+
+def queue_position(row: DealAnalysis) -> int:
+    """How many queued analyses are ahead of ``row``."""
+    return DealAnalysis.objects.filter(
+        status=DealAnalysis.Status.QUEUED, created_at__lt=row.created_at
+    ).count()
+
+
+def analysis_budget() -> AnalysisBudget:
+    return AnalysisBudget(seconds=settings.ANALYSIS_SECONDS, samples=settings.ANALYSIS_SAMPLES)
 
 
 def run_analysis(analysis_id: int, budget: AnalysisBudget | None = None) -> None:
-    """Run one claimed analysis to the end, saving progress as it goes."""
+    """Run one claimed analysis to the end, saving progress as it goes (on the worker)."""
     from history.replay import deal_record
 
     claimed = DealAnalysis.objects.filter(pk=analysis_id, status=DealAnalysis.Status.QUEUED).update(
@@ -142,7 +184,7 @@ def run_analysis(analysis_id: int, budget: AnalysisBudget | None = None) -> None
     try:
         record = deal_record(row.deal)
         result = analyse_record(
-            record, analysis_seats(row.deal), budget or ANALYSIS_BUDGET, progress, seed=row.pk
+            record, analysis_seats(row.deal), budget or analysis_budget(), progress, seed=row.pk
         )
     except Exception as error:  # A bad record must end as "failed", not hang at "running".
         log.exception("analysis %s failed", analysis_id)

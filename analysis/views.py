@@ -79,6 +79,9 @@ def _context(match: Match, deal: Deal, row: DealAnalysis | None, error: str | No
         "decisions": decisions,
         "mistakes": [d for d in decisions if d["mistake"]],
         "error": error,
+        "ahead": services.queue_position(row)
+        if row is not None and row.status == DealAnalysis.Status.QUEUED
+        else 0,
         "can_start": deal.status == Deal.Status.FINISHED
         and (row is None or row.status == DealAnalysis.Status.FAILED),
     }

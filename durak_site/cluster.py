@@ -1,15 +1,19 @@
-"""Run several daphne processes against one PostgreSQL database and one Redis.
+"""Run several daphne processes and task workers against one database and one Redis.
 
-``make run-cluster`` uses this module; the multi-process tests and the load
+``make run-cluster`` uses this module (and ``make run`` its :func:`serve`, with one
+daphne and one worker on the embedded SQLite); the multi-process tests and the load
 benchmark reuse :class:`Cluster` to start, kill and restart the processes.
 
 Usage::
 
-    python -m durak_site.cluster [--host 127.0.0.1] [--ports 8001,8002] [--no-migrate]
+    python -m durak_site.cluster [--host 127.0.0.1] [--ports 8001,8002] [--workers 1]
+                                 [--no-migrate]
 
-Every process is a plain ``daphne durak_site.asgi:application``: the processes
-share nothing but the database and the channel layer, so any of them may serve
-any request or socket, and no load balancer needs sticky sessions.
+Every web process is a plain ``daphne durak_site.asgi:application`` and every worker
+a plain ``manage.py db_worker``: the processes share nothing but the database and
+the channel layer, so any of them may serve any request or socket, and no load
+balancer needs sticky sessions.  A process that dies is started again while the
+others keep serving.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import urllib.request
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PORTS = (8001, 8002)
@@ -67,23 +72,22 @@ def migrate(env: Mapping[str, str]) -> None:
 
 
 @dataclass
-class Node:
-    """One daphne process of the cluster."""
+class Process:
+    """One child process of the cluster, in a session of its own (Ctrl-C reaches only
+    the launcher, which stops the children itself)."""
 
-    host: str
-    port: int
     env: dict[str, str]
     log_path: Path | None = None
     process: subprocess.Popen | None = None
     _log_file: object | None = field(default=None, repr=False)
 
     @property
-    def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+    def name(self) -> str:
+        raise NotImplementedError
 
     @property
-    def ws_url(self) -> str:
-        return f"ws://{self.host}:{self.port}"
+    def command(self) -> list[str]:
+        raise NotImplementedError
 
     @property
     def alive(self) -> bool:
@@ -92,16 +96,7 @@ class Node:
     def start(self) -> None:
         if self.alive:
             return
-        command = [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            self.host,
-            "-p",
-            str(self.port),
-            "durak_site.asgi:application",
-        ]
+        command = self.command
         if self.log_path is not None:
             self._log_file = open(self.log_path, "ab")  # noqa: SIM115 - lives as long as the process
             out = err = self._log_file
@@ -112,25 +107,8 @@ class Node:
         )
 
     def wait_ready(self, timeout: float = 30.0) -> None:
-        """Wait until /healthz answers 200 (database and channel layer reachable)."""
-        deadline = time.monotonic() + timeout
-        last_error = ""
-        while time.monotonic() < deadline:
-            if not self.alive:
-                raise ClusterError(f"daphne on port {self.port} exited early{self._log_tail()}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except urllib.error.HTTPError as error:
-                last_error = f"{error.code} {error.read()[:200]!r}"
-            except OSError as error:
-                last_error = str(error)
-            time.sleep(0.1)
-        raise ClusterError(
-            f"daphne on port {self.port} not ready after {timeout:.0f}s: {last_error}"
-            f"{self._log_tail()}"
-        )
+        if not self.alive:
+            raise ClusterError(f"{self.name} exited early{self._log_tail()}")
 
     def _log_tail(self) -> str:
         if self.log_path is None or not self.log_path.exists():
@@ -156,8 +134,84 @@ class Node:
             self._log_file = None
 
 
+@dataclass
+class Node(Process):
+    """One daphne process of the cluster."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+
+    @property
+    def name(self) -> str:
+        return f"daphne on port {self.port}"
+
+    @property
+    def command(self) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            self.host,
+            "-p",
+            str(self.port),
+            "durak_site.asgi:application",
+        ]
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://{self.host}:{self.port}"
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        """Wait until /healthz answers 200 (database and channel layer reachable)."""
+        deadline = time.monotonic() + timeout
+        last_error = ""
+        while time.monotonic() < deadline:
+            super().wait_ready()
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except urllib.error.HTTPError as error:
+                last_error = f"{error.code} {error.read()[:200]!r}"
+            except OSError as error:
+                last_error = str(error)
+            time.sleep(0.1)
+        raise ClusterError(
+            f"daphne on port {self.port} not ready after {timeout:.0f}s: {last_error}"
+            f"{self._log_tail()}"
+        )
+
+
+@dataclass
+class Worker(Process):
+    """One task worker: runs queued analyses, one at a time."""
+
+    number: int = 1
+
+    @property
+    def name(self) -> str:
+        return f"task worker {self.number}"
+
+    @property
+    def command(self) -> list[str]:
+        return [
+            sys.executable,
+            "manage.py",
+            "db_worker",
+            "--no-reload",
+            "--worker-id",
+            f"{socket.gethostname()}-{os.getpid()}-{self.number}"[-64:],
+        ]
+
+
 class Cluster:
-    """Several daphne processes with one environment (database, Redis, prefix)."""
+    """Several daphne processes and task workers with one environment (database,
+    Redis, prefix)."""
 
     def __init__(
         self,
@@ -166,6 +220,7 @@ class Cluster:
         host: str = "127.0.0.1",
         env: Mapping[str, str] | None = None,
         log_dir: Path | None = None,
+        workers: int = 0,
     ) -> None:
         base = dict(os.environ if env is None else env)
         self.env = base
@@ -178,17 +233,29 @@ class Cluster:
             )
             for port in ports
         ]
+        self.workers = [
+            Worker(
+                number=number,
+                env=dict(base),
+                log_path=(log_dir / f"worker-{number}.log") if log_dir is not None else None,
+            )
+            for number in range(1, workers + 1)
+        ]
+
+    @property
+    def processes(self) -> list[Process]:
+        return [*self.nodes, *self.workers]
 
     @property
     def urls(self) -> list[str]:
         return [node.url for node in self.nodes]
 
     def start(self, timeout: float = 30.0) -> Cluster:
-        for node in self.nodes:
-            node.start()
+        for process in self.processes:
+            process.start()
         try:
-            for node in self.nodes:
-                node.wait_ready(timeout)
+            for process in self.processes:
+                process.wait_ready(timeout)
         except BaseException:
             self.stop()
             raise
@@ -201,9 +268,35 @@ class Cluster:
         node.wait_ready(timeout)
         return node
 
+    def revive(self, out: TextIO = sys.stdout, timeout: float = 30.0) -> list[Process]:
+        """Start again every process that died; the others keep serving meanwhile."""
+        revived = []
+        for process in self.processes:
+            if process.alive or process.process is None:
+                continue
+            code = process.process.returncode
+            serving = [node.port for node in self.nodes if node.alive]
+            still = (
+                f"; port {', '.join(map(str, serving))} keeps serving"
+                if serving and isinstance(process, Node)
+                else ""
+            )
+            print(f"  {process.name} died (exit code {code}){still}; restarting it", file=out)
+            process.stop()
+            process.start()
+            try:
+                process.wait_ready(timeout)
+            except ClusterError as error:
+                print(f"  {process.name} did not come back: {error}", file=out, flush=True)
+                continue
+            pid = process.process.pid  # type: ignore[union-attr]
+            print(f"  {process.name} is back (pid {pid})", file=out, flush=True)
+            revived.append(process)
+        return revived
+
     def stop(self) -> None:
-        for node in self.nodes:
-            node.stop()
+        for process in self.processes:
+            process.stop()
 
     def __enter__(self) -> Cluster:
         return self.start()
@@ -219,29 +312,8 @@ def parse_ports(text: str) -> list[int]:
     return ports
 
 
-def main(argv: Iterable[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
-    parser.add_argument(
-        "--ports",
-        type=parse_ports,
-        default=list(DEFAULT_PORTS),
-        help="comma-separated ports, one daphne process each (default 8001,8002)",
-    )
-    parser.add_argument("--no-migrate", action="store_true", help="skip `manage.py migrate`")
-    args = parser.parse_args(list(argv) if argv is not None else None)
-
-    env = dict(os.environ)
-    env.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
-    try:
-        require_shared_backends(env)
-    except ClusterError as error:
-        print(f"run-cluster: {error}", file=sys.stderr)
-        return 2
-    if not args.no_migrate:
-        migrate(env)
-
-    cluster = Cluster(args.ports, host=args.host, env=env)
+def serve(cluster: Cluster, title: str) -> int:
+    """Start ``cluster``, say where it serves, restart what dies, stop all on Ctrl-C."""
     stopping = False
 
     def on_signal(signum: int, frame: object) -> None:
@@ -253,25 +325,60 @@ def main(argv: Iterable[str] | None = None) -> int:
     try:
         cluster.start()
     except ClusterError as error:
-        print(f"run-cluster: {error}", file=sys.stderr)
+        print(f"{title}: {error}", file=sys.stderr)
         return 1
     print()
-    print("  Durak Online cluster is running:")
+    print(f"  {title} is running:")
     for node in cluster.nodes:
         print(f"    {node.url}/   (pid {node.process.pid})")  # type: ignore[union-attr]
+    for worker in cluster.workers:
+        print(f"    {worker.name}   (pid {worker.process.pid})")  # type: ignore[union-attr]
     print(f"  Health: {json.dumps([f'{url}/healthz' for url in cluster.urls])}")
-    print("  Ctrl-C stops both.")
+    print("  Ctrl-C stops them all.")
     print(flush=True)
     try:
         while not stopping:
-            for node in cluster.nodes:
-                if not node.alive:
-                    print(f"run-cluster: daphne on port {node.port} exited", file=sys.stderr)
-                    stopping = True
+            cluster.revive()
             time.sleep(0.5)
     finally:
+        print("  Stopping…", flush=True)
         cluster.stop()
     return 0
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    parser.add_argument(
+        "--ports",
+        type=parse_ports,
+        default=list(DEFAULT_PORTS),
+        help="comma-separated ports, one daphne process each (default 8001,8002)",
+    )
+    parser.add_argument("--workers", type=int, default=1, help="task worker processes (default 1)")
+    parser.add_argument(
+        "--embedded",
+        action="store_true",
+        help="allow the embedded SQLite and in-memory layer (one port: `make run`)",
+    )
+    parser.add_argument("--no-migrate", action="store_true", help="skip `manage.py migrate`")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+
+    env = dict(os.environ)
+    env.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
+    try:
+        if args.embedded:
+            if len(args.ports) != 1 and not (env.get("DATABASE_URL") and env.get("REDIS_URL")):
+                raise ClusterError("the embedded database and layer serve one port only")
+        else:
+            require_shared_backends(env)
+    except ClusterError as error:
+        print(f"run-cluster: {error}", file=sys.stderr)
+        return 2
+    if not args.no_migrate:
+        migrate(env)
+    cluster = Cluster(args.ports, host=args.host, env=env, workers=args.workers)
+    return serve(cluster, "Durak Online" if args.embedded else "Durak Online cluster")
 
 
 if __name__ == "__main__":

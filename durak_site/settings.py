@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
+    "django_tasks",
+    "django_tasks_db",
     "django_htmx",
     "template_partials",
     "accounts",
@@ -74,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.language.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.SuspendedUserMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -107,8 +110,15 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 # (and pytest-xdist workers) never share one.
 _TEST_DB_TAG = os.environ.get("TEST_DB_TAG") or str(os.getpid())
 if DATABASE_URL:
-    DATABASES = {
-        "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
+    # Under ASGI every request runs on a thread of its own, so persistent
+    # per-thread connections pile up.  Django's psycopg pool bounds them instead:
+    # each process holds at most DATABASE_POOL_MAX connections, and a request that
+    # finds them all busy waits up to DATABASE_POOL_TIMEOUT seconds for one.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_health_checks=True)}
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DATABASE_POOL_MIN", "2")),
+        "max_size": int(os.environ.get("DATABASE_POOL_MAX", "10")),
+        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "10")),
     }
     DATABASES["default"]["TEST"] = {"NAME": f"test_durak_{_TEST_DB_TAG}"}
 else:
@@ -173,6 +183,17 @@ else:
 SERVER_GC_THRESHOLDS = parse_thresholds(os.environ.get("SERVER_GC_THRESHOLDS", "50000,200,100"))
 # Seconds between timed young collections of a server process; 0 turns them off.
 SERVER_GC_INTERVAL = float(os.environ.get("SERVER_GC_INTERVAL", "0.5"))
+
+# --- Background tasks -----------------------------------------------------
+# Post-game analyses run on a task worker (`manage.py db_worker`), never in a
+# web process; the queue is a table in the site's own database.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Analyses a user may have waiting or running at once, and may ask for per day.
+ANALYSIS_QUOTA_ACTIVE = int(os.environ.get("ANALYSIS_QUOTA_ACTIVE", "2"))
+ANALYSIS_QUOTA_PER_DAY = int(os.environ.get("ANALYSIS_QUOTA_PER_DAY", "20"))
+# The worker's time and sampled deals per judged decision.
+ANALYSIS_SECONDS = float(os.environ.get("ANALYSIS_SECONDS", "0.4"))
+ANALYSIS_SAMPLES = int(os.environ.get("ANALYSIS_SAMPLES", "30"))
 
 # --- Auth -----------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -3,6 +3,7 @@ from django.http import HttpRequest, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
 
+from accounts.language import set_language
 from durak_site.health import healthz
 
 
@@ -12,7 +13,7 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 
 
 urlpatterns = [
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", set_language, name="set_language"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon),

@@ -17,6 +17,7 @@ from django.db import connections
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
+from accounts.language import ViewerLanguageMixin
 from analysis.services import Refused as HintRefused
 from analysis.services import hint_for
 from games import presence, rendering, services
@@ -55,7 +56,7 @@ def _collecting_call(function: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any
     except BaseException:
         # Whatever committed before the failure is still announced.
         for group, message in pushes:
-            services._group_send(group, message)
+            services.send_push(group, message)
         raise
 
 
@@ -95,7 +96,7 @@ class PoolConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
 
-class TableConsumer(PoolConsumer):
+class TableConsumer(ViewerLanguageMixin, PoolConsumer):
     """``/ws/games/<id>/``: pushes this viewer's table; receives actions, chat, sync."""
 
     viewer: rendering.Viewer | None = None
@@ -262,6 +263,10 @@ class TableConsumer(PoolConsumer):
         self.sent_version = max(self.sent_version, version)
         await self.send(text_data=html)
 
+    async def show_new_language(self) -> None:
+        if self.viewer is not None:
+            await self.send_state(full=True)
+
     async def match_changed(self, event: dict[str, Any]) -> None:
         what = event.get("what")
         if what == "chat":
@@ -284,7 +289,7 @@ def _lobby_html() -> str:
     return render_open_tables()
 
 
-class LobbyConsumer(PoolConsumer):
+class LobbyConsumer(ViewerLanguageMixin, PoolConsumer):
     """``/ws/lobby/``: the open-tables list, pushed whenever a table opens or fills."""
 
     async def connect(self) -> None:
@@ -304,4 +309,7 @@ class LobbyConsumer(PoolConsumer):
         await self.send(text_data=await on_db_thread(_lobby_html)())
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=await on_db_thread(_lobby_html)())
+
+    async def show_new_language(self) -> None:
         await self.send(text_data=await on_db_thread(_lobby_html)())

@@ -92,7 +92,7 @@ def table_context(
     game: Any = None,
 ) -> dict[str, Any]:
     if seats is None:
-        seats = _load_seats(match.pk)
+        seats = services.load_seats(match.pk)
         game = services.load_game(match)
     me = viewer.seat
     view = game.view(me) if game is not None else None
@@ -261,16 +261,12 @@ FELT_TEMPLATE = "games/partials.html#felt"
 ERROR_TEMPLATE = "games/partials.html#error"
 
 
-def _load_seats(match_id: int) -> list[Seat]:
-    return list(Seat.objects.filter(match_id=match_id).select_related("user").order_by("number"))
-
-
 def _state_for(match_id: int, version: int | None) -> tuple[Match, list[Seat], Any]:
     hit = live_cache.recall(match_id, version)
     if hit is not None:
         return hit
     match = Match.objects.select_related("variant", "live_deal").get(pk=match_id)
-    seats = _load_seats(match_id)
+    seats = services.load_seats(match_id)
     game = services.load_game(match)
     live_cache.remember(match, seats, game)
     return match, seats, game

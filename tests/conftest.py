@@ -118,8 +118,12 @@ def live_server_url(transactional_db) -> Iterator[str]:
     from daphne.testing import DaphneProcess
     from django.db import connections
 
-    # The child is forked: it must not inherit open database handles.
+    # The child is forked: it must not inherit open database handles, pooled ones
+    # included (the pool's threads do not survive a fork; the child makes its own).
     connections.close_all()
+    for connection in connections.all(initialized_only=True):
+        if getattr(connection, "pool", None) is not None:
+            connection.close_pool()
     process = DaphneProcess("127.0.0.1", partial(_make_application), setup=_fresh_child_state)
     process.start()
     if not process.ready.wait(timeout=30):

@@ -6,6 +6,7 @@ from typing import Any
 
 from .cards import BIT, CODES, SUBSETS, card_index
 from .events import Attacked, Defended, SaidDone, Took
+from .rules import MAX_PLAYERS
 
 KINDS = ("attack", "defend", "transfer", "show", "take", "done", "swap", "resign")
 K_ATTACK, K_DEFEND, K_TRANSFER, K_SHOW, K_TAKE, K_DONE, K_SWAP, K_RESIGN = range(8)
@@ -41,6 +42,12 @@ class Action:
     def __init__(self, seat: int, kind: str, cards: tuple[str, ...] | list[str] = ()) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
             raise IllegalAction(f"seat must be a non-negative int, not {seat!r}", code="malformed")
+        if seat >= MAX_PLAYERS:
+            # Refused here, before any game shifts a bit by the seat number.
+            raise IllegalAction(
+                f"there is no seat {seat}: a game has at most {MAX_PLAYERS} seats",
+                code="no_such_seat",
+            )
         k = _KIND_CODE.get(kind)
         if k is None:
             raise IllegalAction(
@@ -81,6 +88,10 @@ class Action:
     @classmethod
     def parse(cls, text: str) -> Action:
         """Read the text form, e.g. ``"0 attack 6H 6S"``."""
+        if not isinstance(text, str):
+            raise IllegalAction(
+                f"an action text must be a str, not {type(text).__name__}", code="malformed"
+            )
         a = _PARSED.get(text) if cls is Action else None
         if a is not None:
             return a
@@ -93,21 +104,26 @@ class Action:
 
     @classmethod
     def _parse(cls, text: str) -> Action:
-        if not isinstance(text, str):
-            raise IllegalAction(
-                f"an action text must be a str, not {type(text).__name__}", code="malformed"
-            )
         parts = text.split()
         if len(parts) < 2:
             raise IllegalAction(
                 f"cannot read action {text!r}: expected '<seat> <kind> [cards]'", code="malformed"
             )
-        if not parts[0].isdigit():
+        seat = parts[0]
+        # str.isdigit alone also admits superscripts, circled, fullwidth and Arabic-Indic
+        # digits; only ASCII ones are part of the notation.
+        if not (seat.isascii() and seat.isdigit()):
             raise IllegalAction(
-                f"cannot read action {text!r}: seat {parts[0]!r} is not a number",
+                f"cannot read action {text!r}: seat {seat!r} is not a number",
                 code="malformed",
             )
-        return cls(int(parts[0]), parts[1], tuple(parts[2:]))
+        if len(seat) > len(str(MAX_PLAYERS)):  # never convert a long digit string
+            raise IllegalAction(
+                f"there is no seat {seat[:12]}{'...' if len(seat) > 12 else ''}:"
+                f" a game has at most {MAX_PLAYERS} seats",
+                code="no_such_seat",
+            )
+        return cls(int(seat), parts[1], tuple(parts[2:]))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Action is immutable")

@@ -271,9 +271,6 @@ class DealMixin:
                 raise ValueError(f"first_attacker must be a seat 0-{n - 1}, not {first_attacker!r}")
             fa, fa_by = first_attacker, "given"
             events.append(_tn(FirstAttackerChosen, (fa, None)))
-        elif drawn_first is not None:
-            fa, fa_by = drawn_first, "draw"
-            events.append(FirstAttackerDrawn(fa))
         else:
             fa = -1
             dealt_trumps = 0
@@ -284,7 +281,15 @@ class DealMixin:
                 low = dealt_trumps & -dealt_trumps
                 card = low.bit_length() - 1
                 fa = next(s for s in range(n) if hands[s] & low)
-            if fa >= 0:
+            if drawn_first is not None:
+                if fa >= 0:
+                    raise ValueError(
+                        f"the first attacker is drawn only when nobody holds a trump;"
+                        f" seat {fa} holds the lowest trump {CODES[card]}"
+                    )
+                fa, fa_by = drawn_first, "draw"
+                events.append(FirstAttackerDrawn(fa))
+            elif fa >= 0:
                 fa_by = "lowest_trump"
                 # The leader shows the lowest trump to prove the right to lead.
                 known[fa] |= BIT[card]

@@ -863,8 +863,11 @@ class Game(DealMixin, PresentMixin):
     def _emptied(self, seat: int, action: Action, ev: list[Any]) -> None:
         """``seat`` just played its last card."""
         self._empty |= 1 << seat
+        # The cards this play put down: a defence names the attack card it beat first,
+        # and that card was the other side's.
+        played = action._i[1:] if action._k == K_DEFEND else action._i
         six = 0
-        for i in action._i:
+        for i in played:
             if i >> 2 == SIX_RANK:
                 six += 1
         self._sixes[seat] = six

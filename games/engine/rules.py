@@ -13,6 +13,8 @@ TEAMS = (None, "2x2", "3x3")
 THROW_IN = ("auto", "all", "neighbours", "attacker")
 NEXT_GAME_LEAD = ("left_of_fool", "fool_defends")
 MAX_ATTACK = 6
+# The most seats any variant has (8 players with 52 cards); seats are 0 to MAX_PLAYERS - 1.
+MAX_PLAYERS = 8
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ class Rules:
             raise ValueError(f"deck_size must be 24, 36 or 52, not {self.deck_size!r}")
         if not is_int(self.players):
             raise ValueError(f"players must be an int, not {self.players!r}")
-        top = 8 if self.deck_size == 52 else 6
+        top = MAX_PLAYERS if self.deck_size == 52 else 6
         if not 2 <= self.players <= top:
             raise ValueError(
                 f"players must be 2-{top} with a {self.deck_size}-card deck, not {self.players}"

@@ -1,18 +1,13 @@
-"""Hint endpoint and analysis views (database tests)."""
-
-from datetime import timedelta
+"""The hint endpoint (database tests)."""
 
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from analysis import services
-from analysis.models import DealAnalysis
 from games.bots import Budget
-from games.bots.analysis import AnalysisBudget
 from games.engine import Action, Game, Rules
-from history.seeding import create_match, get_user, play_match
+from history.seeding import create_match, get_user
 
 pytestmark = pytest.mark.django_db
 
@@ -88,71 +83,3 @@ def test_hint_as_html_partial_names_the_action():
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="hint"' in html and f'data-hint-action="{seat} ' in html
-
-
-class _InlineThread:
-    """Runs the analysis at once: the test database is not visible to a real thread
-    (and the thread's connection clean-up would close the test's connection)."""
-
-    def __init__(self, target, args=(), daemon=None):
-        assert target is services._run_in_thread
-        self.args = args
-
-    def start(self):
-        services.run_analysis(*self.args)
-
-
-def test_analysis_runs_once_and_shows_the_result(monkeypatch):
-    monkeypatch.setattr(services.threading, "Thread", _InlineThread)
-    monkeypatch.setattr(
-        services, "ANALYSIS_BUDGET", AnalysisBudget(seconds=0.01, samples=1, min_samples=1)
-    )
-    monkeypatch.setattr(services, "analysis_seats", lambda deal: [0])
-    match = play_match(["alice", "bob"], deals=1, seed=3, is_rated=False)
-    deal = match.deals.get()
-    url = reverse("analysis:deal_analysis", args=[match.pk, deal.number])
-    client = Client()
-    client.force_login(get_user("alice"))
-    before = client.get(url)
-    assert before.status_code == 200 and "hx-post" in before.content.decode()
-    response = client.post(url)
-    assert response.status_code == 200
-    row = DealAnalysis.objects.get(deal=deal)
-    assert row.status == DealAnalysis.Status.DONE and row.progress == 100
-    assert row.result["decisions"]
-    html = client.get(url).content.decode()
-    assert "every 1s" not in html and "analysis-table" in html
-    # A second request does not start a second run.
-    row_id = row.pk
-    _, started = services.start_analysis(deal, get_user("bob"))
-    assert not started
-    assert DealAnalysis.objects.filter(deal=deal).count() == 1
-    assert DealAnalysis.objects.get().pk == row_id
-
-
-def test_running_analysis_polls(monkeypatch):
-    match = play_match(["alice", "bob"], deals=1, seed=5, is_rated=False)
-    deal = match.deals.get()
-    DealAnalysis.objects.create(deal=deal, status=DealAnalysis.Status.RUNNING, progress=40)
-    client = Client()
-    html = client.get(reverse("analysis:deal_analysis", args=[match.pk, deal.number])).content
-    assert b'hx-trigger="every 1s"' in html and b"40%" in html
-
-
-def test_stale_run_is_claimed_again_but_a_fresh_one_is_not(monkeypatch):
-    monkeypatch.setattr(services.threading, "Thread", _InlineThread)
-    monkeypatch.setattr(
-        services, "ANALYSIS_BUDGET", AnalysisBudget(seconds=0.01, samples=1, min_samples=1)
-    )
-    monkeypatch.setattr(services, "analysis_seats", lambda deal: [0])
-    match = play_match(["alice", "bob"], deals=1, seed=6, is_rated=False)
-    deal = match.deals.get()
-    row = DealAnalysis.objects.create(deal=deal, status=DealAnalysis.Status.RUNNING)
-    _, started = services.start_analysis(deal, get_user("alice"))
-    assert not started
-    DealAnalysis.objects.filter(pk=row.pk).update(
-        created_at=timezone.now() - services.STALE_AFTER - timedelta(seconds=1)
-    )
-    _, started = services.start_analysis(deal, get_user("alice"))
-    assert started
-    assert DealAnalysis.objects.get(pk=row.pk).status == DealAnalysis.Status.DONE

@@ -8,6 +8,7 @@ from django.utils import translation
 from games import services
 from games.engine import Game, IllegalAction
 from games.models import RuleVariant, Seat
+from games.services import play
 
 from .conftest import make_user
 
@@ -48,10 +49,8 @@ def test_a_card_not_held_is_refused_in_english():
 
 def test_an_unknown_code_falls_back_to_the_engine_text():
     with translation.override("ru"):
-        assert services._reason(IllegalAction("0 take: a new rule", code="new_rule")) == (
-            "a new rule"
-        )
-        assert services._reason(IllegalAction("0 take: no code at all")) == "no code at all"
-        assert services._reason(IllegalAction("x", code="does_not_beat")).startswith(
+        assert play._reason(IllegalAction("0 take: a new rule", code="new_rule")) == ("a new rule")
+        assert play._reason(IllegalAction("0 take: no code at all")) == "no code at all"
+        assert play._reason(IllegalAction("x", code="does_not_beat")).startswith(
             "эта карта не бьёт"
         )

@@ -16,6 +16,7 @@ from django.utils import timezone
 from games import services
 from games.compiled_queries import CompiledInsert, CompiledQuery, CompiledUpdate
 from games.models import Match, Move, RuleVariant, Seat
+from games.services import play
 from tests.scale.conftest import make_user
 
 
@@ -116,7 +117,7 @@ def test_the_services_lock_query_holds_the_match_row_until_the_commit(table):
     def hold_the_lock() -> None:
         try:
             with transaction.atomic():
-                services._lock_with_seats(table.pk)
+                play.lock_with_seats(table.pk)
                 holding.set()
                 release.wait(10)
         finally:

@@ -1,0 +1,62 @@
+"""The game services: every change to a table goes through these functions.
+
+Views, consumers, the ticker and the admin call them; each owns its transaction.
+The package is split by concern (see ``common`` for what every service shares);
+the names below are its public interface.
+"""
+
+from games.services.chat import hide_chat_messages, post_chat, visible_chat
+from games.services.common import (
+    LOBBY_GROUP,
+    ActionOutcome,
+    ActionRefused,
+    collected_pushes,
+    group_name,
+    load_game,
+    load_seats,
+    notify_lobby_changed,
+    notify_match_changed,
+    send_push,
+)
+from games.services.play import MAX_ACTION_TEXT, apply_action, resign
+from games.services.presence import release_dead_servers, seat_connected, seat_disconnected
+from games.services.tables import (
+    abort_match,
+    create_match,
+    join_match,
+    leave_match,
+    start_match,
+    start_next_deal,
+)
+from games.services.timers import due_bot_matches, expire_deadlines, run_bot_turn
+
+__all__ = [
+    "LOBBY_GROUP",
+    "MAX_ACTION_TEXT",
+    "ActionOutcome",
+    "ActionRefused",
+    "abort_match",
+    "apply_action",
+    "collected_pushes",
+    "create_match",
+    "due_bot_matches",
+    "expire_deadlines",
+    "group_name",
+    "hide_chat_messages",
+    "join_match",
+    "leave_match",
+    "load_game",
+    "load_seats",
+    "notify_lobby_changed",
+    "notify_match_changed",
+    "post_chat",
+    "release_dead_servers",
+    "resign",
+    "run_bot_turn",
+    "seat_connected",
+    "seat_disconnected",
+    "send_push",
+    "start_match",
+    "start_next_deal",
+    "visible_chat",
+]

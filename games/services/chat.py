@@ -1,0 +1,68 @@
+"""Table chat: players' and spectators' channels, and moderation's hiding."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.conf import setting
+from games.models import ChatMessage, Match, Seat
+from games.services.common import ActionRefused, notify_match_changed, refuse_suspended
+from moderation.notices import mute_notice
+
+
+def post_chat(match_id: int, user: Any, text: Any) -> ChatMessage:
+    """Store a chat line: players' channel for seated users, spectators' otherwise."""
+    refuse_suspended(user)
+    if user.is_muted:
+        raise ActionRefused(mute_notice(user), code="muted")
+    if not isinstance(text, str) or not text.strip():
+        raise ActionRefused(_("Write a message first."), code="empty")
+    text = " ".join(text.split())
+    limit = setting("GAMES_CHAT_MAX_LENGTH")
+    if len(text) > limit:
+        raise ActionRefused(
+            _("A message may hold at most %(limit)d characters.") % {"limit": limit},
+            code="too_long",
+        )
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise ActionRefused(_("There is no such table."), code="not_found")
+    seated = Seat.objects.filter(match=match, user=user).exists()
+    if not seated and match.is_private:
+        raise ActionRefused(_("You cannot chat at this table."), code="private")
+    count, seconds = setting("GAMES_CHAT_RATE")
+    recent = ChatMessage.objects.filter(
+        user=user, created_at__gte=timezone.now() - timedelta(seconds=seconds)
+    ).count()
+    if recent >= count:
+        raise ActionRefused(_("You are sending messages too fast; wait a moment."), code="rate")
+    channel = ChatMessage.Channel.PLAYERS if seated else ChatMessage.Channel.SPECTATORS
+    message = ChatMessage.objects.create(match=match, user=user, channel=channel, text=text)
+    notify_match_changed(match.pk, match.version, what="chat")
+    return message
+
+
+def visible_chat(match: Match, *, seated: bool, limit: int = 50) -> list[ChatMessage]:
+    """Chat a viewer may read: players see the spectators' channel once the game ends."""
+    qs = ChatMessage.objects.filter(match=match, is_hidden=False).select_related("user")
+    if seated and match.status == Match.Status.PLAYING:
+        qs = qs.filter(channel=ChatMessage.Channel.PLAYERS)
+    return list(reversed(qs.order_by("-created_at", "-pk")[:limit]))
+
+
+def hide_chat_messages(message_ids: Sequence[int], by: Any) -> int:
+    """Moderation: hide messages; open tables drop them at once."""
+    now = timezone.now()
+    with transaction.atomic():
+        qs = ChatMessage.objects.filter(pk__in=list(message_ids), is_hidden=False)
+        match_ids = set(qs.values_list("match_id", flat=True))
+        hidden = qs.update(is_hidden=True, hidden_by=by, hidden_at=now)
+        for match_id in match_ids:
+            notify_match_changed(match_id, None, what="chat")
+    return hidden

@@ -1,0 +1,80 @@
+"""The turn clock: deadlines, reconnect budgets and when a bot moves.
+
+A seat the game waits for ("required": it has a safe default the timer may play)
+that is away spends its reconnect budget from the later of its leaving and the
+turn's start.  The turn ends at the turn timer, or sooner when such a seat's budget
+runs out; then the seat forfeits.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+
+from games.conf import setting
+from games.engine import Game
+from games.models import Match, Seat
+
+
+def ms(delta: timedelta) -> int:
+    return int(delta.total_seconds() * 1000)
+
+
+def required_seats(game: Game) -> list[int]:
+    """Seats the game waits for: each has a safe default the timer may play."""
+    if game.is_over:
+        return []
+    return [s for s in game.to_act() if game.default_action(s) is not None]
+
+
+def away_this_turn(
+    match: Match, seats: list[Seat], required: list[int]
+) -> Iterator[tuple[Seat, datetime]]:
+    """(seat, since when it spends its budget) for each required player who is away."""
+    if match.turn_started_at is None:
+        return
+    for seat in seats:
+        if seat.number in required and seat.user_id and seat.disconnected_since:
+            yield seat, max(seat.disconnected_since, match.turn_started_at)
+
+
+def budget_runs_out_at(seat: Seat, since: datetime) -> datetime:
+    return since + timedelta(milliseconds=seat.reconnect_budget_ms)
+
+
+def deadline(match: Match, seats: list[Seat], game: Game) -> datetime | None:
+    """Turn timer, shortened for a required seat whose reconnect budget runs out first."""
+    if game.is_over or match.turn_started_at is None:
+        return None
+    end = match.turn_started_at + timedelta(seconds=match.turn_seconds)
+    for seat, since in away_this_turn(match, seats, required_seats(game)):
+        end = min(end, budget_runs_out_at(seat, since))
+    return end
+
+
+def charge_budgets(match: Match, seats: list[Seat], required: list[int], now: datetime) -> None:
+    """Spend the reconnect budget of required seats that were away during this turn."""
+    for seat, since in list(away_this_turn(match, seats, required)):
+        spent = ms(now - since)
+        if spent > 0:
+            seat.reconnect_budget_ms = max(0, seat.reconnect_budget_ms - spent)
+            seat.save(update_fields=["reconnect_budget_ms"])
+
+
+def schedule(match: Match, seats: list[Seat], game: Game, now: datetime) -> None:
+    """A new turn starts now: set the timer and, if a bot may move, when it should."""
+    match.turn_started_at = now
+    match.turn_deadline = deadline(match, seats, game)
+    if game.is_over:
+        match.bot_due_at = None
+        return
+    to_act = set(game.to_act())
+    movers = {a.seat for a in game.legal_actions()} & to_act
+    bots = [s for s in seats if s.is_bot and s.number in movers]
+    match.bot_due_at = now + bot_delay() if bots else None
+
+
+def bot_delay() -> timedelta:
+    low, high = setting("GAMES_BOT_DELAY")
+    return timedelta(seconds=random.uniform(low, high))

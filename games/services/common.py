@@ -1,0 +1,163 @@
+"""What every service shares: refusals, outcomes, group names, pushes on commit, row locks.
+
+Every change to a table goes through the services; each function owns its
+transaction.  The match row holds the engine snapshot of the deal in progress, so
+a change loads it (never replays), applies under the row lock and bumps the version.
+Viewers are told "match N changed, version V" after the commit; each socket then
+renders its own viewer's table, so no hand ever travels in a group-wide message.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import connection, transaction
+from django.utils.translation import gettext as _
+
+from games.engine import Game
+from games.models import Match, Seat
+from moderation.notices import suspension_notice
+
+logger = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+
+class ActionRefused(ValueError):
+    """A request the rules or the table's state refuse; nothing was changed.
+
+    ``message`` is shown to the player (translated); ``code`` is for programs.
+    """
+
+    def __init__(self, message: str, *, code: str = "refused") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+@dataclass(frozen=True)
+class ActionOutcome:
+    match_id: int
+    version: int
+    seq: int
+    action: str
+    is_over: bool
+
+
+def group_name(match_id: int) -> str:
+    return f"match-{match_id}"
+
+
+# --------------------------------------------------------------- pushes
+
+
+_collecting = threading.local()
+
+
+@contextmanager
+def collected_pushes() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Within this block (one thread), committed pushes are kept here, not sent.
+
+    A consumer that calls a service from the database thread sends them itself once
+    the call returns, on its event loop: the database thread then does not wait for
+    the loop to take each push.  Only pushes of committed transactions are kept.
+    """
+    pushes: list[tuple[str, dict[str, Any]]] = []
+    outer = getattr(_collecting, "pushes", None)
+    _collecting.pushes = pushes
+    try:
+        yield pushes
+    finally:
+        _collecting.pushes = outer
+
+
+def send_push(group: str, message: dict[str, Any]) -> None:
+    pushes = getattr(_collecting, "pushes", None)
+    if pushes is not None:
+        pushes.append((group, message))
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:  # A push is best effort: clients resync on the next version.
+        logger.exception("could not push to %s", group)
+
+
+def notify_match_changed(
+    match_id: int,
+    version: int | None = None,
+    *,
+    what: str = "state",
+    changes: dict[str, Any] | None = None,
+) -> None:
+    """After the commit, tell every socket of the match to re-render (``what``: state/chat/presence).
+
+    ``changes`` are the match fields an action wrote (see ``live_cache.advance``): a
+    process holding the previous version renders the new one from them without
+    reading the database.  The message stays between server processes; what a
+    browser receives is always rendered for its own viewer.
+    """
+    message = {"type": "match.changed", "match_id": match_id, "version": version, "what": what}
+    if changes is not None:
+        message["changes"] = changes
+    transaction.on_commit(lambda: send_push(group_name(match_id), message))
+
+
+def notify_lobby_changed() -> None:
+    transaction.on_commit(lambda: send_push(LOBBY_GROUP, {"type": "lobby.changed"}))
+
+
+# ------------------------------------------------------------ row locks
+
+
+def lock_match(match_id: int, *, skip_locked: bool = False) -> Match | None:
+    qs = Match.objects.select_for_update(
+        skip_locked=skip_locked and connection.features.has_select_for_update_skip_locked
+    )
+    # Not .first(): its ORDER BY is one more clause to compile on every move.
+    return next(iter(qs.filter(pk=match_id)), None)
+
+
+def locked_or_refuse(match: Match | int) -> Match:
+    locked = lock_match(match.pk if isinstance(match, Match) else int(match))
+    if locked is None:
+        raise ActionRefused(_("There is no such table."), code="not_found")
+    return locked
+
+
+def load_seats(match_id: int) -> list[Seat]:
+    """The match's seats in order, with their users (pushes render names from them)."""
+    return list(Seat.objects.filter(match_id=match_id).select_related("user").order_by("number"))
+
+
+def load_game(match: Match) -> Game | None:
+    """The engine state of the match's current (or last) deal, from its snapshot."""
+    return Game.from_snapshot(match.state) if match.state else None
+
+
+def seat_of(seats: list[Seat], who: Any) -> Seat | None:
+    """The seat of a user, a seat row, or (server-side callers) a seat number."""
+    if isinstance(who, Seat):
+        return next((s for s in seats if s.pk == who.pk), None)
+    if isinstance(who, int):  # Server-side callers (bots, timers) name the seat number.
+        return seats[who] if 0 <= who < len(seats) else None
+    user_id = getattr(who, "pk", None)
+    if user_id is None:
+        return None
+    return next((s for s in seats if s.user_id == user_id), None)
+
+
+def refuse_suspended(user: Any) -> None:
+    if not getattr(user, "is_authenticated", False):
+        raise ActionRefused(_("Log in to play."), code="anonymous")
+    if user.is_suspended:
+        raise ActionRefused(suspension_notice(user), code="suspended")

@@ -1,0 +1,209 @@
+"""Tables: create, join, leave, start, rematch and abort."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.conf import setting
+from games.engine import Game
+from games.engine import Match as EngineMatch
+from games.models import BotLevel, Deal, Match, RuleVariant, Seat
+from games.services.common import (
+    ActionRefused,
+    load_game,
+    load_seats,
+    locked_or_refuse,
+    notify_lobby_changed,
+    notify_match_changed,
+    refuse_suspended,
+    seat_of,
+)
+from games.services.play import new_deal
+from games.signals import match_aborted
+
+
+def _every_seat_taken(seats: list[Seat]) -> bool:
+    return all(s.user_id or s.bot_level for s in seats)
+
+
+def create_match(
+    creator: Any,
+    variant: RuleVariant,
+    players: int,
+    *,
+    is_private: bool = False,
+    bots: Sequence[str] = (),
+) -> Match:
+    """Open a table with the creator in seat 0.
+
+    ``bots`` gives a level (or "" for a human) for seats 1, 2, ... in order; seats
+    not named wait for players.  The table starts by itself once every seat is taken.
+    """
+    refuse_suspended(creator)
+    if not variant.is_active:
+        raise ActionRefused(_("This variant is not available."), code="variant")
+    if not isinstance(players, int) or not variant.min_players <= players <= variant.max_players:
+        raise ActionRefused(
+            _("This variant is played by %(low)d to %(high)d players.")
+            % {"low": variant.min_players, "high": variant.max_players},
+            code="players",
+        )
+    try:
+        rules = variant.rules_for(players)
+    except ValueError as error:
+        raise ActionRefused(str(error), code="rules") from None
+    levels = list(bots)
+    if len(levels) > players - 1:
+        raise ActionRefused(_("There are more bots than free seats."), code="bots")
+    if any(level and level not in BotLevel.values for level in levels):
+        raise ActionRefused(_("Unknown bot level."), code="bots")
+    teams = rules.team_of
+    with transaction.atomic():
+        match = Match.objects.create(
+            variant=variant,
+            players=players,
+            rules=rules.to_dict(),
+            creator=creator,
+            is_private=is_private,
+            is_rated=not any(levels) or variant.rated_with_bots,
+            turn_seconds=variant.turn_seconds,
+            reconnect_seconds=variant.reconnect_seconds,
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                match=match,
+                number=number,
+                team=teams[number] if teams else None,
+                user=creator if number == 0 else None,
+                bot_level=levels[number - 1] if 0 < number <= len(levels) else "",
+                reconnect_budget_ms=match.reconnect_seconds * 1000,
+            )
+            for number in range(players)
+        )
+        seats = load_seats(match.pk)
+        if _every_seat_taken(seats) and setting("GAMES_AUTO_START"):
+            new_deal(match, seats, Game.new(rules, secrets.SystemRandom()), timezone.now())
+        notify_lobby_changed()
+    return match
+
+
+def join_match(match: Match | int, user: Any, *, token: str | None = None) -> Seat:
+    """Sit ``user`` at the first free seat (private tables need the invite token)."""
+    refuse_suspended(user)
+    with transaction.atomic():
+        locked = locked_or_refuse(match)
+        seats = load_seats(locked.pk)
+        mine = seat_of(seats, user)
+        if mine is not None:
+            return mine
+        if locked.status != Match.Status.WAITING:
+            raise ActionRefused(_("This table has already started."), code="started")
+        if locked.is_private and token != locked.invite_token:
+            raise ActionRefused(
+                _("This table is private: join it with its invite link."), code="private"
+            )
+        free = next((s for s in seats if not s.user_id and not s.bot_level), None)
+        if free is None:
+            raise ActionRefused(_("This table is full."), code="full")
+        free.user = user
+        free.save(update_fields=["user"])
+        locked.version += 1
+        locked.save(update_fields=["version"])
+        notify_match_changed(locked.pk, locked.version)
+        notify_lobby_changed()
+        if setting("GAMES_AUTO_START") and _every_seat_taken(seats):
+            game = Game.new(locked.engine_rules, secrets.SystemRandom())
+            new_deal(locked, seats, game, timezone.now())
+        return free
+
+
+def leave_match(match: Match | int, user: Any) -> None:
+    """Give up a seat before the start; the creator leaving closes the table."""
+    with transaction.atomic():
+        locked = locked_or_refuse(match)
+        mine = seat_of(load_seats(locked.pk), user)
+        if mine is None:
+            raise ActionRefused(_("You have no seat at this table."), code="not_seated")
+        if locked.status != Match.Status.WAITING:
+            raise ActionRefused(
+                _("The game has started: resign instead of leaving."), code="started"
+            )
+        if locked.creator_id == user.pk:
+            _abort_locked(locked, _("The creator left the table."), user)
+            return
+        mine.user = None
+        mine.save(update_fields=["user"])
+        locked.version += 1
+        locked.save(update_fields=["version"])
+        notify_match_changed(locked.pk, locked.version)
+        notify_lobby_changed()
+
+
+def start_match(match: Match | int, by: Any | None = None) -> Deal:
+    """Deal the first game; ``by`` must be the creator (None: the server itself)."""
+    with transaction.atomic():
+        locked = locked_or_refuse(match)
+        if by is not None and locked.creator_id != by.pk:
+            raise ActionRefused(_("Only the creator can start the table."), code="not_creator")
+        if locked.status != Match.Status.WAITING:
+            raise ActionRefused(_("This table has already started."), code="started")
+        seats = load_seats(locked.pk)
+        if not _every_seat_taken(seats):
+            raise ActionRefused(_("Wait until every seat is taken."), code="not_full")
+        game = Game.new(locked.engine_rules, secrets.SystemRandom())
+        return new_deal(locked, seats, game, timezone.now())
+
+
+def start_next_deal(match: Match | int, by: Any | None = None) -> Deal:
+    """The rematch: the next game of the match, dealt by the previous fool."""
+    with transaction.atomic():
+        locked = locked_or_refuse(match)
+        seats = load_seats(locked.pk)
+        if by is not None and seat_of(seats, by) is None:
+            raise ActionRefused(
+                _("Only players at the table can start a rematch."), code="not_seated"
+            )
+        if locked.status != Match.Status.FINISHED:
+            raise ActionRefused(_("The game is not over yet."), code="not_over")
+        previous = load_game(locked)
+        rules = locked.engine_rules
+        if previous is None or not previous.is_over:
+            raise ActionRefused(_("The game is not over yet."), code="not_over")
+        series = EngineMatch(rules)
+        series.games = [previous]
+        dealer, lead = series.next_deal()
+        game = Game.new(rules, secrets.SystemRandom(), dealer=dealer, first_attacker=lead)
+        return new_deal(locked, seats, game, timezone.now())
+
+
+def abort_match(match: Match | int, reason: str, by: Any | None = None) -> Match:
+    """Stop a table for good: nothing in it is rated; seats see it live."""
+    with transaction.atomic():
+        locked = locked_or_refuse(match)
+        if locked.status != Match.Status.ABORTED:
+            _abort_locked(locked, reason, by)
+        return locked
+
+
+def _abort_locked(match: Match, reason: str, by: Any | None) -> None:
+    now = timezone.now()
+    Deal.objects.filter(match=match, status=Deal.Status.PLAYING).update(
+        status=Deal.Status.ABORTED, end_reason=Deal.EndReason.ABORTED, finished_at=now
+    )
+    match.status = Match.Status.ABORTED
+    match.is_rated = False
+    match.abort_reason = reason
+    match.finished_at = now
+    match.turn_deadline = None
+    match.bot_due_at = None
+    match.version += 1
+    match.save()
+    match_aborted.send(sender=Match, match=match, reason=reason, by=by)
+    notify_match_changed(match.pk, match.version)
+    notify_lobby_changed()
