@@ -193,7 +193,7 @@ def leads_available(player: Player) -> bool:
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_a_whole_game_against_a_bot(lang, browser, live_server_url):
     # The English run keeps motion on, so the view-transition path plays a game too.
-    me = Player(browser, live_server_url, f"Зоя{lang}", lang, motion=lang == "en")
+    me = Player(browser, live_server_url, "Зоя", lang, motion=lang == "en")
     match = me.create_table("short-deck-24", 2)
     me.check_page()
     # A double click on a card sends one move: the second click finds the move in flight.
@@ -244,7 +244,7 @@ def transfer_deal(monkeypatch):
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_a_transfer(lang, transfer_deal, browser, live_server_url):
-    me = Player(browser, live_server_url, f"Олег{lang}", lang)
+    me = Player(browser, live_server_url, "Олег", lang)
     # Sound is off until turned on, and the choice outlives a reload.
     toggle = me.page.locator("#sound-toggle")
     match = me.create_table("transfer", 2)
@@ -272,7 +272,7 @@ def test_a_transfer(lang, transfer_deal, browser, live_server_url):
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_a_team_game_two_against_two(lang, browser, live_server_url):
-    me = Player(browser, live_server_url, f"Ира{lang}", lang)
+    me = Player(browser, live_server_url, "Ира", lang)
     me.create_table("teams-2x2", 4)
     # Around the oval: the opponents on the sides, the partner across the table.
     places = me.page.eval_on_selector_all(
@@ -288,7 +288,7 @@ def test_a_team_game_two_against_two(lang, browser, live_server_url):
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_a_game_on_a_phone(lang, browser, live_server_url):
-    me = Player(browser, live_server_url, f"Лев{lang}", lang, viewport=PHONE)
+    me = Player(browser, live_server_url, "Лев", lang, viewport=PHONE)
     me.create_table("short-deck-24", 3)
     page = me.page
     # The table fits the phone's width: nothing scrolls sideways.
