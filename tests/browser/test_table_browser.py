@@ -96,6 +96,8 @@ class Player:
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        # Console errors include what a Content-Security-Policy refuses.
+        self.page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
         self.beaten_seen = 0
         self.moves = 0
 
