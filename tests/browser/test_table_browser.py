@@ -59,6 +59,23 @@ BEATEN_PAIRS = """(checkCorner) => [...document.querySelectorAll("#table-felt .p
   return { covered, corner };
 })"""
 
+# Records, for a few seconds, where each card's view-transition group starts and ends.
+WATCH_CARD_MOTION = """() => {
+  window.cardMotion = {};
+  const end = performance.now() + 5000;
+  const look = () => {
+    for (const animation of document.getAnimations()) {
+      const name = (animation.effect && animation.effect.pseudoElement) || "";
+      const card = name.match(/^::view-transition-group\\(card-(..)\\)$/);
+      if (!card) continue;
+      const frames = animation.effect.getKeyframes();
+      window.cardMotion[card[1]] = [frames[0].transform, frames[frames.length - 1].transform];
+    }
+    if (performance.now() < end) requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+
 FOCUS_ON_RESIGN = (
     "() => Boolean(document.activeElement && document.activeElement.closest('.control-resign'))"
 )
@@ -201,7 +218,17 @@ def test_a_whole_game_against_a_bot(lang, browser, live_server_url):
     # A double click on a card sends one move: the second click finds the move in flight.
     me.play(until=lambda: leads_available(me))
     sent = Move.objects.filter(match=match, source="player").count()
+    card = me.page.locator(
+        '#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])'
+    ).first.get_attribute("data-card")
+    if me.motion:
+        me.page.evaluate(WATCH_CARD_MOTION)
     assert me.step(double_click_lead=True)
+    if me.motion:
+        # The card glides from the hand to the table: its group moves.
+        me.page.wait_for_function(f"window.cardMotion && window.cardMotion['{card}']")
+        start, end = me.page.evaluate(f"window.cardMotion['{card}']")
+        assert start != end, (start, end)
     me.page.wait_for_timeout(300)
     assert Move.objects.filter(match=match, source="player").count() == sent + 1
     assert not me.page.locator("#table-error.visible").count()
