@@ -99,11 +99,15 @@
     page.querySelectorAll(".card-ghost").forEach((el) => el.remove());
   }
 
-  function onlyOutOfBand(message) {
+  // The socket extension swaps every top-level element of a frame out of band;
+  // htmx.swap does so only for those that say it.
+  function outOfBand(message) {
     const incoming = document.createElement("template");
     incoming.innerHTML = message;
-    const roots = Array.from(incoming.content.children);
-    return roots.length > 0 && roots.every((el) => el.hasAttribute("hx-swap-oob"));
+    for (const el of incoming.content.children) {
+      if (!el.hasAttribute("hx-swap-oob")) el.setAttribute("hx-swap-oob", "true");
+    }
+    return incoming.innerHTML;
   }
 
   function transition(message) {
@@ -118,7 +122,7 @@
         finished = true;
         resolve();
       };
-      const swap = () => htmx.swap(page, message, { swapStyle: "none" }, {
+      const swap = () => htmx.swap(page, outOfBand(message), { swapStyle: "none" }, {
         contextElement: page,
         afterSwapCallback() {
           early.forEach((el) => el.remove());
@@ -144,7 +148,7 @@
 
   page.addEventListener("htmx:wsBeforeMessage", (event) => {
     const message = event.detail.message;
-    if (typeof message !== "string" || !animating() || !onlyOutOfBand(message)) {
+    if (typeof message !== "string" || !animating()) {
       before = snapshot();
       return;
     }

@@ -215,6 +215,12 @@ def test_a_whole_game_against_a_bot(lang, browser, live_server_url):
     me = Player(browser, live_server_url, "Зоя", lang, motion=lang == "en")
     match = me.create_table("short-deck-24", 2)
     me.check_page()
+    # A hint arrives in the table's hint line, through the same swaps as any push.
+    hint = me.page.locator("#table-controls .control-hint")
+    hint.wait_for()
+    hint.click()
+    me.page.wait_for_function("document.getElementById('table-hint').textContent.trim() !== ''")
+    me.check_page()
     # A double click on a card sends one move: the second click finds the move in flight.
     me.play(until=lambda: leads_available(me))
     sent = Move.objects.filter(match=match, source="player").count()
