@@ -38,10 +38,6 @@ def face_url(code: str) -> str:
     return static(f"cards/{FACE_RANKS.get(rank, rank)}{suit.lower()}.svg")
 
 
-def back_url() -> str:
-    return static("cards/back.svg")
-
-
 def card_label(code: str) -> str:
     """The card's name in the active language, e.g. "queen of spades"."""
     rank, suit = code[0], code[1]
@@ -59,7 +55,7 @@ def _card_html(code: str, language: str | None) -> SafeString:
     # Built once per language and card: a table shows dozens of cards per push.
     return format_html(
         '<span class="playing-card{}" data-card="{}" role="img" aria-label="{}">'
-        '<img src="{}" alt="" draggable="false"></span>',
+        '<img src="{}" alt=""></span>',
         " red" if code[1] in "DH" else "",
         code,
         card_label(code),
@@ -67,13 +63,11 @@ def _card_html(code: str, language: str | None) -> SafeString:
     )
 
 
-@lru_cache(maxsize=1)
 def back_html() -> SafeString:
-    """A face-down card; it tells nothing, so screen readers skip it."""
-    return mark_safe(
-        format_html(
-            '<span class="playing-card back" aria-hidden="true">'
-            '<img src="{}" alt="" draggable="false"></span>',
-            back_url(),
-        )
-    )
+    """A face-down card (its picture comes from the stylesheet); it tells nothing, so
+    screen readers skip it."""
+    return BACK_HTML
+
+
+# A seat shows up to eight of these in every push: the shorter the better.
+BACK_HTML = mark_safe('<span class="playing-card back" aria-hidden="true"></span>')
