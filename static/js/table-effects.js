@@ -1,8 +1,9 @@
 // Motion and sound at the table.
 //
-// Motion: each push is swapped by htmx (htmx.swap) inside a view transition.  Every face-up card on the felt and in the hand is named after its
-// code, so a card that is in another place after the push (hand to table, table to the
-// taker's hand) glides there.  Cards that come from, or go to, places where they lie
+// Motion: each push is swapped by htmx (htmx.swap) inside a view transition.  Every
+// face-up card on the felt and in the hand is named after its code, so a card that is
+// in another place after the push (hand to table, table to the taker's hand) glides
+// there.  Cards that come from, or go to, places where they lie
 // face down (another seat, the discard pile) get a stand-in card back named like them
 // for the moment of the transition.  Reduced motion, or a browser without view
 // transitions, leaves the swap to the socket extension as it is.
@@ -87,16 +88,11 @@
   function departures(state) {
     const now = new Set(codes(page, "#table-felt [data-card], #table-hand [data-card]"));
     const gone = state.table.filter((code) => !now.has(code));
-    if (!gone.length) return { gone, taken: false };
-    const after = snapshot();
-    const discarded = after.discard > state.discard;
+    if (!gone.length) return { taken: false, ghosts: [] };
+    const discarded = snapshot().discard > state.discard;
     const target = discarded ? page.querySelector("#table-felt .discard-pile") : seatBacks(state.defender);
-    if (target) gone.forEach((code) => ghost(target, code));
-    return { gone, taken: !discarded };
-  }
-
-  function clearGhosts() {
-    page.querySelectorAll(".card-ghost").forEach((el) => el.remove());
+    const ghosts = target ? gone.map((code) => ghost(target, code)) : [];
+    return { taken: !discarded, ghosts };
   }
 
   // The socket extension swaps every top-level element of a frame out of band;
@@ -115,7 +111,7 @@
       const state = snapshot();
       const early = arrivals(message, state);
       nameCards();
-      let moved = { gone: [], taken: false };
+      let moved = { taken: false, ghosts: [] };
       let finished = false;
       const finish = () => {
         if (finished) return;
@@ -133,13 +129,15 @@
           // table.js and the sounds run as after any push.
           htmx.trigger(page, "htmx:wsAfterMessage", { message });
           sounds(state, moved);
-          window.setTimeout(clearGhosts, 400);
           finish();
         },
       });
       const view = document.startViewTransition(swap);
       // A newer push skips this animation (its swap still runs): that is no error.
       view.ready.catch(() => {});
+      // The stand-ins only mark where cards land: gone once they have.
+      const clear = () => moved.ghosts.forEach((el) => el.remove());
+      view.finished.then(clear, clear);
       view.updateCallbackDone.catch(finish);
       // Never hold later pushes back for long, whatever happens to this one.
       window.setTimeout(finish, 1500);
@@ -163,7 +161,7 @@
     before = null;
     const now = new Set(codes(page, "#table-felt [data-card], #table-hand [data-card]"));
     const gone = state.table.filter((code) => !now.has(code));
-    sounds(state, { gone, taken: gone.length > 0 && snapshot().discard === state.discard });
+    sounds(state, { taken: gone.length > 0 && snapshot().discard === state.discard });
   });
 
   nameCards();
