@@ -15,21 +15,19 @@ from .models import DealAnalysis
 @login_required
 @require_POST
 def hint(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The hard bot's suggestion for the asking player's seat, as JSON or an HTML partial."""
+    """The hard bot's suggestion for the asking player's seat, as JSON or an HTML partial.
+
+    The partial is the one the table's socket sends (``services.render_hint``).
+    """
     match = get_object_or_404(Match, pk=match_id)
     try:
         action = services.hint_for(match, request.user)
     except services.Refused as refused:
         if request.htmx:
-            return render(
-                request,
-                "analysis/hint.html",
-                {"error": str(refused)},
-                status=refused.status,
-            )
+            return HttpResponse(services.render_hint(error=str(refused)), status=refused.status)
         return JsonResponse({"error": str(refused)}, status=refused.status)
     if request.htmx:
-        return render(request, "analysis/hint.html", {"action": action})
+        return HttpResponse(services.render_hint(action))
     return JsonResponse({"action": str(action), "kind": action.kind, "cards": list(action.cards)})
 
 

@@ -21,9 +21,9 @@ default ``durak_bench_<pid>``, so two runs at once never share one; dropped afte
 the check unless ``--keep-database``) and Redis (``--redis``) under a fresh key
 prefix; the single run uses a fresh SQLite file and the in-memory layer.
 
-The load client tunes its own garbage collector as the server does
-(``durak_site.server_gc``): a full collection of its thousand sockets would
-otherwise stall it, and that pause would be counted as the server's latency.
+The load client tunes its own garbage collector: a full collection of its thousand
+sockets would otherwise stall it, and that pause would be counted as the server's
+latency.
 ``--trace FILE`` writes each action's start and latency, to see when slow ones
 happen.
 """
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import platform
@@ -544,11 +545,9 @@ def run_one(args) -> dict:
     cluster = Cluster([free_port() for _ in range(processes)], env=env, log_dir=workdir)
     progress(f"{len(tables)} tables ready in {seed_seconds:.0f} s; starting {processes} daphne")
     cluster.start(timeout=120)
-    from django.conf import settings
-
-    from durak_site.server_gc import tune_for_server
-
-    tune_for_server(settings.SERVER_GC_THRESHOLDS)
+    # What is loaded now lives as long as the client; young collections come rarely.
+    gc.freeze()
+    gc.set_threshold(50_000, 200, 100)
     try:
         stats, elapsed, connect_seconds = asyncio.run(run_load(tables, cluster.urls, args))
         peak_rss_mb = [peak_rss_mb_of(node.process.pid) for node in cluster.nodes]

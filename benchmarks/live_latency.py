@@ -244,18 +244,13 @@ async def drive(base: str, tables, args) -> tuple[list[float], list[str], float,
 
 def queries_per_action(
     max_moves: int,
-) -> tuple[list[int], list[int], list[int], int, list[float], list[float]]:
-    """Queries per move, in-process: the service call, then the seats' renders.
-
-    Renders are counted twice: as in the process that applied the action (it keeps
-    that version's rows, so its sockets render without a query) and cold, as in
-    another server process (the first socket there reads the table once).
-    """
+) -> tuple[list[int], list[int], int, list[float], list[float]]:
+    """Queries and CPU per move, in-process: the service call, then the seats' renders."""
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import live_cache, rendering, services
+    from games import rendering, services
     from games.engine import Game
     from games.models import Match, RuleVariant
 
@@ -265,7 +260,7 @@ def queries_per_action(
     match = services.create_match(users[0], RuleVariant.objects.get(slug="classic"), 2)
     services.join_match(match, users[1])
     viewers = [rendering.Viewer(u.pk, n) for n, u in enumerate(users)]
-    applied, warm, cold = [], [], []
+    applied, renders = [], []
     cpu_apply: list[float] = []
     cpu_render: list[float] = []
     rng = random.Random(1)
@@ -284,22 +279,17 @@ def queries_per_action(
                 match.pk, users[action.seat], str(action), version=match.version
             )
         applied_at = time.process_time()
-        with CaptureQueriesContext(connection) as q_warm:
+        with CaptureQueriesContext(connection) as q_render:
             for viewer in viewers:
-                rendering.render_state(match.pk, viewer, version=outcome.version)
+                rendering.render_state(match.pk, viewer)
         cpu_apply.append((applied_at - started) * 1000)
         cpu_render.append((time.process_time() - applied_at) * 1000)
-        live_cache._recent.clear()
-        with CaptureQueriesContext(connection) as q_cold:
-            for viewer in viewers:
-                rendering.render_state(match.pk, viewer, version=outcome.version)
         # The game-ending move also writes the result and ratings: counted apart.
         if not outcome.is_over:
             applied.append(len(q_apply.captured_queries))
-            warm.append(len(q_warm.captured_queries))
-            cold.append(len(q_cold.captured_queries))
+            renders.append(len(q_render.captured_queries))
     history = len(Game.from_snapshot(Match.objects.get(pk=match.pk).state).history)
-    return applied, warm, cold, history, cpu_apply, cpu_render
+    return applied, renders, history, cpu_apply, cpu_render
 
 
 def pct(values: list[float], p: float) -> float:
@@ -375,7 +365,7 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
-    applied, warm, cold, history, cpu_apply, cpu_render = queries_per_action(120)
+    applied, renders, history, cpu_apply, cpu_render = queries_per_action(120)
 
     print(f"games: {args.games} concurrent two-player games, {2 * args.games} WebSockets")
     print(f"think time: {args.think:.2f} s mean; moves per game <= {args.max_moves}")
@@ -396,13 +386,12 @@ def main() -> None:
 
     print(
         f"db queries per action, moves 1-10 vs {n - 9}-{n} (history {history} actions): "
-        f"apply {early_late(applied)}; 2 renders in the applying process {early_late(warm)}; "
-        f"2 renders in another process {early_late(cold)}"
+        f"apply {early_late(applied)}; 2 renders {early_late(renders)}"
     )
     print(
         "cpu per action in-process (median, queries captured): "
         f"apply {statistics.median(cpu_apply):.2f} ms; "
-        f"2 renders in the applying process {statistics.median(cpu_render):.2f} ms"
+        f"2 renders {statistics.median(cpu_render):.2f} ms"
     )
     tmp.cleanup()
 

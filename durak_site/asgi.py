@@ -16,10 +16,8 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from django.conf import settings  # noqa: E402
 
 from durak_site.routing import websocket_urlpatterns  # noqa: E402
-from durak_site.server_gc import collect_on_a_timer, tune_for_server  # noqa: E402
 from games.ticker import TickerMiddleware, start_with_server  # noqa: E402
 
 # The ticker (turn timers, bot moves, heartbeat) starts with the server, or failing
@@ -35,8 +33,3 @@ application = TickerMiddleware(
         }
     )
 )
-
-# Last, so that everything loaded above is frozen out of later collections.
-tune_for_server(settings.SERVER_GC_THRESHOLDS)
-if settings.SERVER_GC_THRESHOLDS is not None:
-    collect_on_a_timer(settings.SERVER_GC_INTERVAL)

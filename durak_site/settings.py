@@ -14,8 +14,6 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from durak_site.server_gc import parse_thresholds
-
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -70,6 +68,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -154,13 +153,13 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # channels-redis, receiving in batches (durak_site.channel_layers).
-            "BACKEND": "durak_site.channel_layers.RedisChannelLayer",
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 # redis-py's default 5 s socket timeout equals channels-redis'
                 # blocking read of 5 s, so an idle consumer could time out on its
                 # own read and drop its socket.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                # A process's sockets share one queue: room for a push to each of them.
                 "capacity": 1500,
                 "expiry": 30,
                 "prefix": os.environ.get("CHANNELS_PREFIX", "durak"),
@@ -175,14 +174,9 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "durak_site.channel_layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Collector thresholds of a server process (durak_site.server_gc); set it empty
-# to keep Python's defaults.
-SERVER_GC_THRESHOLDS = parse_thresholds(os.environ.get("SERVER_GC_THRESHOLDS", "50000,200,100"))
-# Seconds between timed young collections of a server process; 0 turns them off.
-SERVER_GC_INTERVAL = float(os.environ.get("SERVER_GC_INTERVAL", "0.5"))
 
 # --- Background tasks -----------------------------------------------------
 # Post-game analyses run on a task worker (`manage.py db_worker`), never in a
@@ -194,6 +188,25 @@ ANALYSIS_QUOTA_PER_DAY = int(os.environ.get("ANALYSIS_QUOTA_PER_DAY", "20"))
 # The worker's time and sampled deals per judged decision.
 ANALYSIS_SECONDS = float(os.environ.get("ANALYSIS_SECONDS", "0.4"))
 ANALYSIS_SAMPLES = int(os.environ.get("ANALYSIS_SAMPLES", "30"))
+
+
+# --- Live play (defaults of the rest: games/conf.py) -----------------------
+def env_floats(name: str, default: str) -> tuple[float, ...]:
+    return tuple(float(x) for x in os.environ.get(name, default).split(","))
+
+
+# A bot waits a random time in this range (seconds) before moving, like a person.
+GAMES_BOT_DELAY = env_floats("GAMES_BOT_DELAY", "0.7,1.6")
+# Thinking time a bot may spend on one move.
+GAMES_BOT_BUDGET_SECONDS = float(os.environ.get("GAMES_BOT_BUDGET_SECONDS", "0.5"))
+# How often each process looks for expired timers and due bot moves; the ticker can
+# be turned off for a process that only serves pages.
+GAMES_TICK_SECONDS = float(os.environ.get("GAMES_TICK_SECONDS", "0.5"))
+GAMES_TICKER = env_bool("GAMES_TICKER", True)
+# Each process beats this often; one silent for GAMES_SERVER_TIMEOUT is taken for
+# dead and its sockets are released (their seats count as away).
+GAMES_SERVER_BEAT_SECONDS = float(os.environ.get("GAMES_SERVER_BEAT_SECONDS", "5"))
+GAMES_SERVER_TIMEOUT = float(os.environ.get("GAMES_SERVER_TIMEOUT", "30"))
 
 # --- Auth -----------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -238,6 +251,24 @@ STORAGES = {
 # In debug mode whitenoise serves straight from the finders: no collectstatic.
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
+
+# --- Content-Security-Policy (django-csp) ---------------------------------
+# Everything the pages load comes from this origin: no inline script or style,
+# no eval, no frames.  'self' in connect-src covers the site's own ws:/wss: sockets.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # --- Security (production) ------------------------------------------------
 if not DEBUG:

@@ -230,7 +230,7 @@ class ReadOnlyInline(admin.TabularInline):
 
 class SeatInline(ReadOnlyInline):
     model = Seat
-    fields = ["number", "player", "bot_level", "team", "fools", "connections", "last_seen"]
+    fields = ["number", "player", "bot_level", "team", "fools", "disconnected_since", "last_seen"]
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:

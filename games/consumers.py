@@ -1,7 +1,9 @@
 """WebSocket consumers: one table socket per viewer, and the lobby.
 
-They only translate frames into service calls and renders.  Every render is of the
-socket's own viewer; the group carries nothing but "match changed, version N".
+They only translate frames into service calls and renders.  The group message says
+"match N changed (state, chat or presence), version V"; each socket then reads the
+table from the database and renders it for its own viewer, so no hand ever travels
+through the channel layer.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import logging
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connections
 from django.utils.html import escape
@@ -23,7 +25,6 @@ from analysis.services import hint_for
 from games import presence, rendering, services
 from games.action_log import log_refused_action
 from games.conf import setting
-from games.db_threads import on_db_thread
 from games.models import Match
 from games.throttle import TokenBucket
 
@@ -40,7 +41,6 @@ def _open_viewer(match_id: int, user: Any, channel_name: str) -> rendering.Viewe
     viewer = rendering.viewer_for(match, user)
     if viewer is not None and viewer.seat is not None:
         services.seat_connected(match_id, user, channel_name)
-        presence.opened(channel_name, match_id, user.pk)
     return viewer
 
 
@@ -75,28 +75,7 @@ def _hint(match_id: int, user: Any) -> str:
         connections.close_all()
 
 
-def _playing_game(match_id: int) -> Any:
-    match = Match.objects.get(pk=match_id)
-    return services.load_game(match) if match.status == Match.Status.PLAYING else None
-
-
-class PoolConsumer(AsyncWebsocketConsumer):
-    """A consumer whose database work all runs on the pool (``on_db_thread``).
-
-    channels closes the old database connections of its shared sync thread before
-    every message, a round trip through that thread for each frame and push.  These
-    consumers never use that thread's connection, and every pool call closes the old
-    connections of its own thread, so they dispatch without it.
-    """
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
-
-class TableConsumer(ViewerLanguageMixin, PoolConsumer):
+class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
     """``/ws/games/<id>/``: pushes this viewer's table; receives actions, chat, sync."""
 
     viewer: rendering.Viewer | None = None
@@ -112,11 +91,15 @@ class TableConsumer(ViewerLanguageMixin, PoolConsumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user
-        self.viewer = await on_db_thread(_open_viewer)(self.match_id, user, self.channel_name)
+        self.viewer = await database_sync_to_async(_open_viewer)(
+            self.match_id, user, self.channel_name
+        )
         if self.viewer is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
+        if self.viewer.seat is not None:
+            await self.channel_layer.group_add(presence.server_group(), self.channel_name)
         await self.accept()
         # The ws extension never replays missed messages: every (re)connect gets it all.
         await self.send_state(full=True)
@@ -126,8 +109,8 @@ class TableConsumer(ViewerLanguageMixin, PoolConsumer):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.viewer.seat is not None:
-            presence.closed(self.channel_name)
-            await on_db_thread(services.seat_disconnected)(
+            await self.channel_layer.group_discard(presence.server_group(), self.channel_name)
+            await database_sync_to_async(services.seat_disconnected)(
                 self.match_id, self.user, self.channel_name
             )
 
@@ -179,7 +162,9 @@ class TableConsumer(ViewerLanguageMixin, PoolConsumer):
 
         The pushes the service commits are sent from here, after it returns.
         """
-        result, refused, pushes = await on_db_thread(_collecting_call)(function, *args, **kwargs)
+        result, refused, pushes = await database_sync_to_async(_collecting_call)(
+            function, *args, **kwargs
+        )
         for group, message in pushes:
             try:
                 await self.channel_layer.group_send(group, message)
@@ -238,28 +223,13 @@ class TableConsumer(ViewerLanguageMixin, PoolConsumer):
     # ------------------------------------------------------------ outgoing
 
     async def send_error(self, message: str) -> None:
-        html = await on_db_thread(rendering.render_error)(message, self.sent_version)
+        html = await database_sync_to_async(rendering.render_error)(message, self.sent_version)
         await self.send(text_data=html)
 
-    async def send_state(
-        self,
-        *,
-        full: bool = False,
-        version: int | None = None,
-        changes: dict[str, Any] | None = None,
-    ) -> None:
-        rendered = None
-        if not full and version is not None:
-            # This process usually holds the announced version already (it applied
-            # the action, another socket here read it, or it holds the version before
-            # and the push carries the action's changes): render it right here,
-            # without a round trip through the shared database thread.
-            rendered = rendering.render_cached_state(self.match_id, self.viewer, version, changes)
-        if rendered is None:
-            rendered = await on_db_thread(rendering.render_state)(
-                self.match_id, self.viewer, full=full, version=version
-            )
-        version, html = rendered
+    async def send_state(self, *, full: bool = False) -> None:
+        version, html = await database_sync_to_async(rendering.render_state)(
+            self.match_id, self.viewer, full=full
+        )
         self.sent_version = max(self.sent_version, version)
         await self.send(text_data=html)
 
@@ -267,20 +237,22 @@ class TableConsumer(ViewerLanguageMixin, PoolConsumer):
         if self.viewer is not None:
             await self.send_state(full=True)
 
+    async def presence_restore(self, event: dict[str, Any]) -> None:
+        """This process was taken for dead and its sockets released: record this one again."""
+        await database_sync_to_async(services.seat_connected)(
+            self.match_id, self.user, self.channel_name
+        )
+
     async def match_changed(self, event: dict[str, Any]) -> None:
         what = event.get("what")
         if what == "chat":
-            html = await on_db_thread(rendering.render_chat)(self.match_id, self.viewer)
+            html = await database_sync_to_async(rendering.render_chat)(self.match_id, self.viewer)
             await self.send(text_data=html)
             return
         version = event.get("version")
         if what == "state" and version is not None and version <= self.sent_version:
             return  # An earlier render already showed this version or a later one.
-        # Presence changes keep the version, so they must not reuse a cached render.
-        if what != "state":
-            await self.send_state(full=version is None)
-            return
-        await self.send_state(full=version is None, version=version, changes=event.get("changes"))
+        await self.send_state(full=version is None)
 
 
 def _lobby_html() -> str:
@@ -289,7 +261,7 @@ def _lobby_html() -> str:
     return render_open_tables()
 
 
-class LobbyConsumer(ViewerLanguageMixin, PoolConsumer):
+class LobbyConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
     """``/ws/lobby/``: the open-tables list, pushed whenever a table opens or fills."""
 
     async def connect(self) -> None:
@@ -299,17 +271,17 @@ class LobbyConsumer(ViewerLanguageMixin, PoolConsumer):
             return
         await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
         await self.accept()
-        await self.send(text_data=await on_db_thread(_lobby_html)())
+        await self.send(text_data=await database_sync_to_async(_lobby_html)())
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # The lobby only listens; any frame just asks for the list again.
-        await self.send(text_data=await on_db_thread(_lobby_html)())
+        await self.send(text_data=await database_sync_to_async(_lobby_html)())
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await on_db_thread(_lobby_html)())
+        await self.send(text_data=await database_sync_to_async(_lobby_html)())
 
     async def show_new_language(self) -> None:
-        await self.send(text_data=await on_db_thread(_lobby_html)())
+        await self.send(text_data=await database_sync_to_async(_lobby_html)())

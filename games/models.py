@@ -279,10 +279,6 @@ class Match(models.Model):
     def engine_rules(self) -> Rules:
         return Rules.from_dict(self.rules)
 
-    @property
-    def current_deal(self) -> Deal | None:
-        return self.deals.order_by("-number").first()
-
 
 class Seat(models.Model):
     """A user or a bot at a match."""
@@ -299,11 +295,10 @@ class Seat(models.Model):
     )
     bot_level = models.CharField(max_length=8, choices=BotLevel.choices, blank=True)
     fools = models.PositiveSmallIntegerField(_("times fool in this match"), default=0)
-    # Open sockets for this seat across all processes.
-    connections = models.PositiveSmallIntegerField(default=0)
     last_seen = models.DateTimeField(null=True, blank=True)
     reconnect_budget_ms = models.PositiveIntegerField(default=45_000)
-    # Set while the seat has no open socket; the budget is spent from here.
+    # Set while the seat's player has no open table socket (no ``SocketPresence``
+    # row); the reconnect budget is spent from here.
     disconnected_since = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 

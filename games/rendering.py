@@ -6,7 +6,9 @@ hand, so a rendered fragment holds only cards the viewer may know.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -18,10 +20,11 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
-from games import live_cache, services
+from games import services
 from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
 from games.engine import Action
 from games.models import Match, Seat
+from games.table_reads import table_rows
 
 # Standard variant names live in the database; listed here so they reach the catalogue.
 VARIANT_NAMES = [
@@ -120,7 +123,8 @@ def table_context(
                 "to_act": seat.number in to_act,
                 "is_out": bool(view) and seat.number in view["out"],
                 "said_done": bool(view) and playing and seat.number in view["done"],
-                "connected": seat.is_bot or seat.connections > 0,
+                "connected": seat.is_bot
+                or (bool(seat.user_id) and seat.disconnected_since is None),
                 "fools": seat.fools,
                 "deadline": deadline if seat.number in to_act else None,
             }
@@ -261,15 +265,10 @@ FELT_TEMPLATE = "games/partials.html#felt"
 ERROR_TEMPLATE = "games/partials.html#error"
 
 
-def _state_for(match_id: int, version: int | None) -> tuple[Match, list[Seat], Any]:
-    hit = live_cache.recall(match_id, version)
-    if hit is not None:
-        return hit
-    match = Match.objects.select_related("variant", "live_deal").get(pk=match_id)
-    seats = services.load_seats(match_id)
-    game = services.load_game(match)
-    live_cache.remember(match, seats, game)
-    return match, seats, game
+def load_table(match_id: int) -> tuple[Match, list[Seat], Any]:
+    """The match (with what its render reads), its seats and its engine state."""
+    match, seats = table_rows(match_id)
+    return match, seats, services.load_game(match)
 
 
 def _template(name: str) -> Any:
@@ -282,62 +281,36 @@ def _compiled(name: str) -> Any:
     return get_template(name)
 
 
-def render_state(
-    match_id: int, viewer: Viewer, *, full: bool = False, version: int | None = None
-) -> tuple[int, str]:
-    """(version, html) of the viewer's table; ``full`` adds the chat.
-
-    ``version`` names the version a push announced: a render of that version made a
-    moment ago for another viewer in this process is reused instead of read again.
-    """
-    match, seats, game = _state_for(match_id, None if full else version)
-    return _render(match, seats, game, viewer, full=full)
+# The felt of (table, version, language): it holds only public cards, so every
+# viewer of a version sees the same HTML, and a push renders it once per process.
+# The invite token names the table: unlike its id, it is never reused.
+_felts: OrderedDict[tuple[str, int, str | None], str] = OrderedDict()
+MAX_FELTS = 1000
+_felts_lock = threading.Lock()
 
 
-def _render(
-    match: Match, seats: list[Seat], game: Any, viewer: Viewer, *, full: bool
-) -> tuple[int, str]:
+def _felt_html(match: Match, context: dict[str, Any]) -> str:
+    key = (match.invite_token, match.version, get_language())
+    with _felts_lock:
+        html = _felts.get(key)
+    if html is None:
+        html = _template(FELT_TEMPLATE).render(context)
+        with _felts_lock:
+            _felts[key] = html
+            while len(_felts) > MAX_FELTS:
+                _felts.popitem(last=False)
+    return html
+
+
+def render_state(match_id: int, viewer: Viewer, *, full: bool = False) -> tuple[int, str]:
+    """(version, html) of the viewer's table, read from the database; ``full`` adds the chat."""
+    match, seats, game = load_table(match_id)
     context = table_context(match, viewer, with_chat=full, seats=seats, game=game)
-    # The felt holds only public cards: render it once per version for all viewers.
-    context["felt_html"] = live_cache.shared_html(
-        match, get_language(), lambda: _template(FELT_TEMPLATE).render(context)
-    )
+    context["felt_html"] = _felt_html(match, context)
     html = _template(STATE_TEMPLATE).render(context)
     if full:
         html += _template(CHAT_TEMPLATE).render(context)
     return match.version, html
-
-
-def render_cached_state(
-    match_id: int, viewer: Viewer, version: int, changes: dict[str, Any] | None = None
-) -> tuple[int, str] | None:
-    """The push render of ``version`` without touching the database, or None.
-
-    Only when this process holds that version's rows (or the previous version's and
-    the action's ``changes``) with every related row the render reads already
-    loaded; the caller may then render on the event loop, without a round trip to
-    the database thread.
-    """
-    hit = live_cache.recall(match_id, version)
-    if (
-        hit is None
-        and changes is not None
-        and live_cache.advance(match_id, version, changes, services.load_game)
-    ):
-        hit = live_cache.recall(match_id, version)
-    if hit is None:
-        return None
-    match, seats, game = hit
-    loaded = match._state.fields_cache
-    if "variant" not in loaded:
-        return None
-    # The result panel of a finished game names the deal.
-    over = game is not None and game.is_over
-    if over and match.live_deal_id is not None and "live_deal" not in loaded:
-        return None
-    if any(seat.user_id is not None and "user" not in seat._state.fields_cache for seat in seats):
-        return None
-    return _render(match, seats, game, viewer, full=False)
 
 
 def render_chat(match_id: int, viewer: Viewer) -> str:

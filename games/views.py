@@ -104,7 +104,7 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/table.html", context)
 
 
-def _service_post(request: HttpRequest, match_id: int, call, success_url: str) -> HttpResponse:
+def _service_post(request: HttpRequest, call, success_url: str) -> HttpResponse:
     try:
         call()
     except services.ActionRefused as refused:
@@ -119,7 +119,6 @@ def join(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
     return _service_post(
         request,
-        match_id,
         lambda: services.join_match(match, request.user, token=request.POST.get("token")),
         reverse("games:table", args=[match_id]),
     )
@@ -130,7 +129,7 @@ def join(request: HttpRequest, match_id: int) -> HttpResponse:
 def leave(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
     return _service_post(
-        request, match_id, lambda: services.leave_match(match, request.user), reverse("games:lobby")
+        request, lambda: services.leave_match(match, request.user), reverse("games:lobby")
     )
 
 
@@ -140,7 +139,6 @@ def start(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
     return _service_post(
         request,
-        match_id,
         lambda: services.start_match(match, request.user),
         reverse("games:table", args=[match_id]),
     )
@@ -154,7 +152,6 @@ def join_by_token(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         return _service_post(
             request,
-            match.pk,
             lambda: services.join_match(match, request.user, token=token),
             reverse("games:table", args=[match.pk]),
         )

@@ -18,6 +18,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
@@ -92,23 +93,13 @@ def send_push(group: str, message: dict[str, Any]) -> None:
         logger.exception("could not push to %s", group)
 
 
-def notify_match_changed(
-    match_id: int,
-    version: int | None = None,
-    *,
-    what: str = "state",
-    changes: dict[str, Any] | None = None,
-) -> None:
+def notify_match_changed(match_id: int, version: int | None = None, *, what: str = "state") -> None:
     """After the commit, tell every socket of the match to re-render (``what``: state/chat/presence).
 
-    ``changes`` are the match fields an action wrote (see ``live_cache.advance``): a
-    process holding the previous version renders the new one from them without
-    reading the database.  The message stays between server processes; what a
-    browser receives is always rendered for its own viewer.
+    The message names the version only; each socket reads the table and renders it
+    for its own viewer.
     """
     message = {"type": "match.changed", "match_id": match_id, "version": version, "what": what}
-    if changes is not None:
-        message["changes"] = changes
     transaction.on_commit(lambda: send_push(group_name(match_id), message))
 
 
@@ -156,8 +147,23 @@ def seat_of(seats: list[Seat], who: Any) -> Seat | None:
     return next((s for s in seats if s.user_id == user_id), None)
 
 
-def refuse_suspended(user: Any) -> None:
+def refuse_suspended(user: Any) -> Any:
+    """The user as the database holds it now, unless suspended (or gone).
+
+    Callers may hold a user loaded long ago (a socket keeps the one it opened
+    with), so the suspension is read afresh: a moderator's action takes effect on
+    the next request, whatever the caller.
+    """
     if not getattr(user, "is_authenticated", False):
         raise ActionRefused(_("Log in to play."), code="anonymous")
-    if user.is_suspended:
-        raise ActionRefused(suspension_notice(user), code="suspended")
+    current = get_user_model().objects.filter(pk=user.pk, is_active=True).first()
+    if current is None:
+        raise ActionRefused(_("Log in to play."), code="anonymous")
+    refuse_if_suspended(current)
+    return current
+
+
+def refuse_if_suspended(current: Any) -> None:
+    """Refuse a user just read from the database (with a seat, say) if suspended."""
+    if current.is_suspended:
+        raise ActionRefused(suspension_notice(current), code="suspended")

@@ -9,9 +9,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import live_cache
 from games.action_log import action_kind, log_refused_action
-from games.compiled_queries import CompiledInsert, CompiledQuery, CompiledUpdate
 from games.engine import Action, Game, IllegalAction
 from games.models import Deal, Match, Move, Seat
 from games.refusal_reasons import refusal_reason
@@ -20,39 +18,23 @@ from games.services.common import (
     ActionOutcome,
     ActionRefused,
     load_game,
-    locked_or_refuse,
     notify_lobby_changed,
     notify_match_changed,
+    refuse_if_suspended,
     seat_of,
 )
 from games.signals import deal_finished
+from games.table_reads import table_rows
 
 MAX_ACTION_TEXT = 64
 
-# Seats of a match with the match locked and the users loaded, in one statement.
-_SEATS_LOCKING_MATCH = CompiledQuery(
-    lambda match_id: (
-        Seat.objects.select_for_update(of=("match",))
-        .select_related("match", "user")
-        .filter(match_id=match_id)
-        .order_by("number")
-    )
-)
-
 
 def lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
-    """The match, locked as by ``lock_match``, and its seats with their users: one query.
-
-    Every move takes this path, and one statement instead of two is one database
-    round trip less while the process's other tables wait for the interpreter.
-    """
-    seats = _SEATS_LOCKING_MATCH.fetch(match_id)
-    if not seats:
-        return locked_or_refuse(match_id), []
-    match = seats[0].match
-    for seat in seats:
-        seat.match = match
-    return match, seats
+    """The match, locked, and its seats with their users."""
+    try:
+        return table_rows(match_id, lock=True)
+    except Match.DoesNotExist:
+        raise ActionRefused(_("There is no such table."), code="not_found") from None
 
 
 def apply_action(
@@ -76,12 +58,10 @@ def apply_action(
             raise ActionRefused(_("That is not a move."), code="malformed")
         try:
             action = Action.parse(action_text)
-        except IllegalAction:
+        except (IllegalAction, ValueError, OverflowError):
+            # Whatever the notation's parser makes of hostile text, it is no move.
             raise ActionRefused(_("That is not a move."), code="malformed") from None
-        try:
-            expected = int(version)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            raise ActionRefused(_("The move carries no table version."), code="malformed") from None
+        expected = _version_number(version)
         now = now or timezone.now()
         with transaction.atomic():
             match, seats = lock_with_seats(match_id)
@@ -96,6 +76,8 @@ def apply_action(
             if seat is None:
                 raise ActionRefused(_("You have no seat at this table."), code="not_seated")
             seat_no = seat.number
+            if seat.user is not None and not isinstance(user_or_seat, int):
+                refuse_if_suspended(seat.user)  # loaded with the lock: current
             if action.seat != seat.number:
                 raise ActionRefused(_("You can only move for your own seat."), code="forged_seat")
             game = load_game(match)
@@ -112,6 +94,18 @@ def apply_action(
     except ActionRefused as refused:
         log_refused_action(match_id, user_id, seat_no, action_kind(action_text), refused.code)
         raise
+
+
+def _version_number(version: object) -> int:
+    """The table version a move names: a whole number (as JSON or text), nothing else."""
+    if isinstance(version, bool) or not isinstance(version, (int, str)):
+        # Floats included: 1e400 is infinity, and 3.7 names no version.
+        raise ActionRefused(_("The move carries no table version."), code="malformed")
+    if isinstance(version, str) and not (version.isascii() and version.isdigit()):
+        raise ActionRefused(_("The move carries no table version."), code="malformed")
+    if isinstance(version, str) and len(version) > 19:
+        raise ActionRefused(_("The move carries no table version."), code="malformed")
+    return int(version)
 
 
 def _reason(error: IllegalAction) -> str:
@@ -134,6 +128,7 @@ def resign(match_id: int, user: object) -> ActionOutcome:
         seat = seat_of(seats, user)
         if seat is None:
             raise ActionRefused(_("You have no seat at this table."), code="not_seated")
+        refuse_if_suspended(seat.user)
         game = load_game(match)
         try:
             return apply_locked(
@@ -149,7 +144,7 @@ def resign(match_id: int, user: object) -> ActionOutcome:
             raise ActionRefused(_("You are already out of this game."), code="illegal") from None
 
 
-_MATCH_FIELDS = [
+_MATCH_FIELDS_A_MOVE_WRITES = [
     "state",
     "version",
     "move_count",
@@ -159,9 +154,6 @@ _MATCH_FIELDS = [
     "bot_due_at",
     "finished_at",
 ]
-# A move's two writes, with their SQL built once per connection (as the lock query).
-_INSERT_MOVE = CompiledInsert(Move)
-_SAVE_MATCH_AFTER_MOVE = CompiledUpdate(Match, _MATCH_FIELDS)
 
 
 def apply_locked(
@@ -180,16 +172,14 @@ def apply_locked(
     clock.charge_budgets(match, seats, required, now)
     think_ms = max(0, clock.ms(now - match.turn_started_at)) if match.turn_started_at else 0
     match.move_count += 1
-    _INSERT_MOVE.insert(
-        Move(
-            match_id=match.pk,
-            deal_id=match.live_deal_id,
-            seq=match.move_count,
-            seat=action.seat,
-            action=str(action),
-            source=source,
-            think_ms=think_ms,
-        )
+    Move.objects.create(
+        match_id=match.pk,
+        deal_id=match.live_deal_id,
+        seq=match.move_count,
+        seat=action.seat,
+        action=str(action),
+        source=source,
+        think_ms=think_ms,
     )
     match.version += 1
     match.state = game.snapshot()
@@ -202,14 +192,11 @@ def apply_locked(
         deal = _finish_deal(match, seats, game, end_reason, now)
     else:
         clock.schedule(match, seats, game, now)
-    _SAVE_MATCH_AFTER_MOVE.save(match)
+    match.save(update_fields=_MATCH_FIELDS_A_MOVE_WRITES)
     if deal is not None:
         match.live_deal = deal
         deal_finished.send(sender=Deal, deal=deal)
-    # Renders of this version in this process reuse these rows (state as of commit).
-    transaction.on_commit(lambda: live_cache.remember(match, seats, game))
-    changes = None if deal is not None else live_cache.changes_of(match, _MATCH_FIELDS)
-    notify_match_changed(match.pk, match.version, changes=changes)
+    notify_match_changed(match.pk, match.version)
     return ActionOutcome(match.pk, match.version, match.move_count, str(action), game.is_over)
 
 
@@ -260,13 +247,10 @@ def new_deal(match: Match, seats: list[Seat], game: Game, now: datetime) -> Deal
         first_attacker_by=game.first_attacker_by,
     )
     for seat in seats:
+        # A player who is away (or never opened the table) stays away: the budget
+        # is spent from the later of that and the first turn's start.
         seat.reconnect_budget_ms = match.reconnect_seconds * 1000
-        # A player who never opened the table counts as away from the first turn.
-        if seat.user_id and seat.connections == 0:
-            seat.disconnected_since = seat.disconnected_since or now
-        else:
-            seat.disconnected_since = None
-        seat.save(update_fields=["reconnect_budget_ms", "disconnected_since"])
+        seat.save(update_fields=["reconnect_budget_ms"])
     match.live_deal = deal
     match.state = game.snapshot()
     match.status = Match.Status.PLAYING

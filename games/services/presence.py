@@ -6,7 +6,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from games import presence
@@ -21,17 +20,15 @@ from games.services.common import (
 )
 
 
-def seat_connected(match_id: int, user: Any, channel_name: str | None = None) -> int | None:
+def seat_connected(match_id: int, user: Any, channel_name: str) -> int | None:
     """A socket of ``user`` opened; returns their seat number (None: a spectator).
 
-    With ``channel_name`` the socket is recorded as held by this process, so it is
-    released if the process dies without closing it; a socket already recorded is
-    not counted twice.
+    The socket is recorded as held by this process, so it is released if the process
+    dies without closing it; a socket already recorded is not counted twice.
     """
     now = timezone.now()
-    if channel_name is not None:
-        # Before the socket's row: a socket of an unregistered process looks orphaned.
-        presence.register(now)
+    # Before the socket's row: a socket of an unregistered process looks orphaned.
+    presence.register(now)
     with transaction.atomic():
         match = lock_match(match_id)
         if match is None:
@@ -40,33 +37,31 @@ def seat_connected(match_id: int, user: Any, channel_name: str | None = None) ->
         seat = seat_of(seats, user)
         if seat is None:
             return None
-        if channel_name is not None:
-            _, created = SocketPresence.objects.get_or_create(
-                channel_name=channel_name,
-                defaults={"seat": seat, "server": presence.server_name(), "opened_at": now},
-            )
-            if not created:
-                return seat.number
-        was_away = seat.disconnected_since is not None
-        game = load_game(match) if match.status == Match.Status.PLAYING and was_away else None
+        _, created = SocketPresence.objects.get_or_create(
+            channel_name=channel_name,
+            defaults={"seat": seat, "server": presence.server_name(), "opened_at": now},
+        )
+        if not created:
+            return seat.number
+        seat.last_seen = now
+        if seat.disconnected_since is None:
+            seat.save(update_fields=["last_seen"])
+            return seat.number
+        game = load_game(match) if match.status == Match.Status.PLAYING else None
         if game is not None:
             clock.charge_budgets(match, [seat], clock.required_seats(game), now)
-        seat.connections = F("connections") + 1
         seat.disconnected_since = None
-        seat.last_seen = now
-        seat.save(update_fields=["connections", "disconnected_since", "last_seen"])
-        seat.refresh_from_db(fields=["connections"])
+        seat.save(update_fields=["disconnected_since", "last_seen"])
         if game is not None:
             # The budget spent so far is charged; from here the turn timer counts again.
             match.turn_deadline = clock.deadline(match, seats, game)
             match.save(update_fields=["turn_deadline"])
-        if was_away:
-            notify_match_changed(match.pk, match.version, what="presence")
+        notify_match_changed(match.pk, match.version, what="presence")
         return seat.number
 
 
-def seat_disconnected(match_id: int, user: Any, channel_name: str | None = None) -> None:
-    """A socket of ``user`` closed (``channel_name``: only if it is still recorded)."""
+def seat_disconnected(match_id: int, user: Any, channel_name: str) -> None:
+    """A socket of ``user`` closed (only if it is still recorded)."""
     with transaction.atomic():
         match = lock_match(match_id)
         if match is None:
@@ -75,24 +70,23 @@ def seat_disconnected(match_id: int, user: Any, channel_name: str | None = None)
         seat = seat_of(seats, user)
         if seat is None:
             return
-        if channel_name is not None:
-            gone, _ = SocketPresence.objects.filter(channel_name=channel_name).delete()
-            if not gone:
-                return
-        _socket_closed(match, seats, seat, timezone.now())
+        gone, _ = SocketPresence.objects.filter(channel_name=channel_name).delete()
+        if gone:
+            _socket_closed(match, seats, seat, timezone.now())
 
 
 def _socket_closed(match: Match, seats: list[Seat], seat: Seat, since: datetime) -> None:
-    seat.connections = max(0, seat.connections - 1)
+    """One of the seat's sockets is gone; with it the last, the seat is away from ``since``."""
     seat.last_seen = since
-    if seat.connections == 0:
-        seat.disconnected_since = since
-    seat.save(update_fields=["connections", "disconnected_since", "last_seen"])
-    if seat.connections == 0:
-        if match.status == Match.Status.PLAYING:
-            match.turn_deadline = clock.deadline(match, seats, load_game(match))
-            match.save(update_fields=["turn_deadline"])
-        notify_match_changed(match.pk, match.version, what="presence")
+    if SocketPresence.objects.filter(seat=seat).exists():
+        seat.save(update_fields=["last_seen"])
+        return
+    seat.disconnected_since = since
+    seat.save(update_fields=["disconnected_since", "last_seen"])
+    if match.status == Match.Status.PLAYING:
+        match.turn_deadline = clock.deadline(match, seats, load_game(match))
+        match.save(update_fields=["turn_deadline"])
+    notify_match_changed(match.pk, match.version, what="presence")
 
 
 def release_dead_servers(now: datetime | None = None) -> int:

@@ -83,6 +83,8 @@ def create_match(
                 user=creator if number == 0 else None,
                 bot_level=levels[number - 1] if 0 < number <= len(levels) else "",
                 reconnect_budget_ms=match.reconnect_seconds * 1000,
+                # Away until the player's table socket opens.
+                disconnected_since=match.created_at if number == 0 else None,
             )
             for number in range(players)
         )
@@ -112,7 +114,8 @@ def join_match(match: Match | int, user: Any, *, token: str | None = None) -> Se
         if free is None:
             raise ActionRefused(_("This table is full."), code="full")
         free.user = user
-        free.save(update_fields=["user"])
+        free.disconnected_since = timezone.now()  # away until their table socket opens
+        free.save(update_fields=["user", "disconnected_since"])
         locked.version += 1
         locked.save(update_fields=["version"])
         notify_match_changed(locked.pk, locked.version)
@@ -138,7 +141,8 @@ def leave_match(match: Match | int, user: Any) -> None:
             _abort_locked(locked, _("The creator left the table."), user)
             return
         mine.user = None
-        mine.save(update_fields=["user"])
+        mine.disconnected_since = None
+        mine.save(update_fields=["user", "disconnected_since"])
         locked.version += 1
         locked.save(update_fields=["version"])
         notify_match_changed(locked.pk, locked.version)
@@ -147,6 +151,8 @@ def leave_match(match: Match | int, user: Any) -> None:
 
 def start_match(match: Match | int, by: Any | None = None) -> Deal:
     """Deal the first game; ``by`` must be the creator (None: the server itself)."""
+    if by is not None:
+        refuse_suspended(by)
     with transaction.atomic():
         locked = locked_or_refuse(match)
         if by is not None and locked.creator_id != by.pk:
@@ -162,6 +168,8 @@ def start_match(match: Match | int, by: Any | None = None) -> Deal:
 
 def start_next_deal(match: Match | int, by: Any | None = None) -> Deal:
     """The rematch: the next game of the match, dealt by the previous fool."""
+    if by is not None:
+        refuse_suspended(by)
     with transaction.atomic():
         locked = locked_or_refuse(match)
         seats = load_seats(locked.pk)

@@ -64,7 +64,7 @@ def test_default_settings_are_sqlite_wal_and_in_memory_layer():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.sqlite3",
-        "durak_site.channel_layers.InMemoryChannelLayer",
+        "channels.layers.InMemoryChannelLayer",
         "wal",
         "True",
     ]
@@ -89,6 +89,6 @@ def test_urls_switch_to_postgres_and_redis():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.postgresql",
-        "durak_site.channel_layers.RedisChannelLayer",
+        "channels_redis.core.RedisChannelLayer",
         "django.core.cache.backends.redis.RedisCache",
     ]

@@ -15,12 +15,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture(autouse=True)
 def fresh_process_state():
-    """The server process is forked from this one: give it no tables from earlier tests."""
+    """The server process is forked from this one: give it no state of earlier tests."""
     from channels.layers import channel_layers
 
-    from games import live_cache
-
-    live_cache._recent.clear()
     channel_layers.backends.clear()
     # Earlier async tests started asgiref's database thread; a forked child would
     # inherit the executor without its thread and wait on it forever.
@@ -52,6 +49,10 @@ def logged_in(browser, live_server_url: str, name: str):
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server_url}]
     )
     return context, context.new_page(), user
+
+
+# Waits are written as functions: the site's Content-Security-Policy forbids eval,
+# which is how Playwright would run a bare expression in the page.
 
 
 def version(page) -> int:
@@ -119,11 +120,11 @@ def test_two_players_see_each_others_moves_without_reload(variants, browser, liv
         before = version(watcher)
         assert play_one_step(mover)
         watcher.wait_for_function(
-            f"parseInt(document.getElementById('table-version').dataset.version) > {before}"
+            f"() => parseInt(document.getElementById('table-version').dataset.version) > {before}"
         )
         # Both pages settle on the same version before the next move is chosen.
         mover.wait_for_function(
-            f"parseInt(document.getElementById('table-version').dataset.version) >= {version(watcher)}"
+            f"() => parseInt(document.getElementById('table-version').dataset.version) >= {version(watcher)}"
         )
         assert version(watcher) == version(mover)
         table_a = page_a.locator("#table-felt").inner_text()

@@ -29,13 +29,9 @@ def fresh_channel_layer():
     """Each async test runs its own event loop; channels-redis binds to one, so start anew."""
     from channels.layers import channel_layers
 
-    from games import live_cache
-
     channel_layers.backends.clear()
-    live_cache._recent.clear()  # Table ids restart with every test's database.
     yield
     channel_layers.backends.clear()
-    live_cache._recent.clear()
     # Consumers query from asgiref's one sync thread, which keeps its connection;
     # close it so the test database can be dropped at the end.
     from asgiref.sync import SyncToAsync

@@ -94,31 +94,3 @@ async def test_two_players_play_a_whole_game_and_never_see_each_others_cards():
     assert checked >= 2 * (version - first_version)
     for sock in sockets:
         await sock.close()
-
-
-@in_own_loop
-async def test_frames_and_pushes_do_not_wait_on_the_shared_sync_thread(monkeypatch):
-    """The consumers' database work runs on their pool, so dispatch skips channels'
-    per-message trip through the sync thread to close its old connections."""
-    import channels.consumer
-
-    trips = []
-
-    async def counted() -> None:
-        trips.append(1)
-
-    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
-    match, users, cookies = await db(setup_table)
-    sockets = [Socket(f"/ws/games/{match.pk}/", c) for c in cookies]
-    for sock in sockets:
-        assert (await sock.open())[0]
-    version, snap, _ = await db(state, match.pk)
-    action = Game.from_snapshot(snap).legal_actions()[0]
-    await sockets[action.seat].send(
-        {"type": "action", "action": str(action), "version": version, "HEADERS": {}}
-    )
-    for sock in sockets:
-        await sock.until_version(version + 1)
-    assert trips == []
-    for sock in sockets:
-        await sock.close()

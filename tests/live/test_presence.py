@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -20,20 +21,24 @@ def seat_row(match: Match, number: int) -> Seat:
     return Seat.objects.get(match=match, number=number)
 
 
+def open_sockets(match: Match, number: int) -> int:
+    return SocketPresence.objects.filter(seat__match=match, seat__number=number).count()
+
+
 def test_a_socket_counts_once_and_closes_once():
     match, users = table()
     assert services.seat_connected(match.pk, users[0], "chan-a") == 0
     assert services.seat_connected(match.pk, users[0], "chan-a") == 0  # a repeat
     assert services.seat_connected(match.pk, users[0], "chan-b") == 0
-    assert seat_row(match, 0).connections == 2
+    assert open_sockets(match, 0) == 2
     assert SocketPresence.objects.filter(server=presence.server_name()).count() == 2
     services.seat_disconnected(match.pk, users[0], "chan-a")
     services.seat_disconnected(match.pk, users[0], "chan-a")  # a repeat changes nothing
     seat = seat_row(match, 0)
-    assert seat.connections == 1 and seat.disconnected_since is None
+    assert open_sockets(match, 0) == 1 and seat.disconnected_since is None
     services.seat_disconnected(match.pk, users[0], "chan-b")
     seat = seat_row(match, 0)
-    assert seat.connections == 0 and seat.disconnected_since is not None
+    assert open_sockets(match, 0) == 0 and seat.disconnected_since is not None
     assert not SocketPresence.objects.exists()
 
 
@@ -52,18 +57,18 @@ def test_sockets_of_a_process_that_stopped_beating_are_released_once():
     _socket_of_dead_server(match, users[0], last_beat)
     services.seat_connected(match.pk, users[1], "chan-alive")  # this process: alive
     presence.register(now)
-    assert seat_row(match, 0).connections == 1
+    assert open_sockets(match, 0) == 1
 
     assert services.release_dead_servers(now) == 1
     seat = seat_row(match, 0)
     # Away from the dead process's last sign of life, so its budget counts from there.
-    assert seat.connections == 0 and seat.disconnected_since == last_beat
+    assert open_sockets(match, 0) == 0 and seat.disconnected_since == last_beat
     assert not ServerProcess.objects.filter(name="gone:1:abcd").exists()
-    assert seat_row(match, 1).connections == 1
+    assert open_sockets(match, 1) == 1
     assert list(SocketPresence.objects.values_list("channel_name", flat=True)) == ["chan-alive"]
     # Another process sweeping the same moment finds nothing left.
     assert services.release_dead_servers(now) == 0
-    assert seat_row(match, 0).connections == 0
+    assert open_sockets(match, 0) == 0
 
 
 def test_a_released_seat_forfeits_when_its_budget_runs_out():
@@ -84,24 +89,28 @@ def test_a_released_seat_forfeits_when_its_budget_runs_out():
     assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
 
 
-def test_a_process_taken_for_dead_puts_its_sockets_back():
-    match, users = table()
-    services.seat_connected(match.pk, users[0], "chan-slow")
-    presence.opened("chan-slow", match.pk, users[0].pk)
-    try:
-        # Another process swept this one while it was frozen.
-        ServerProcess.objects.filter(name=presence.server_name()).update(
-            last_beat=timezone.now() - timedelta(seconds=presence.timeout_seconds() + 1)
-        )
-        assert services.release_dead_servers() == 1
-        assert seat_row(match, 0).connections == 0
-        assert presence.beat() == 1
-        seat = seat_row(match, 0)
-        assert seat.connections == 1 and seat.disconnected_since is None
-        assert SocketPresence.objects.get().server == presence.server_name()
-        assert presence.beat() == 0  # nothing more to put back
-    finally:
-        presence.closed("chan-slow")
+@in_own_loop
+async def test_a_process_taken_for_dead_puts_its_open_sockets_back_at_its_next_beat():
+    match, users = await db(table)
+    player = Socket(f"/ws/games/{match.pk}/", await db(session_cookie, users[0]))
+    await player.open()
+    await player.drain()
+    # Another process swept this one while it was frozen.
+    stale = timezone.now() - timedelta(seconds=presence.timeout_seconds() + 1)
+    await db(lambda: ServerProcess.objects.update(last_beat=stale))
+    assert await db(services.release_dead_servers) == 1
+    assert await db(open_sockets, match, 0) == 0
+    assert await db(presence.beat)  # its row was gone
+    for _ in range(50):
+        if await db(open_sockets, match, 0) == 1:
+            break
+        await asyncio.sleep(0.05)
+    seat = await db(seat_row, match, 0)
+    assert await db(open_sockets, match, 0) == 1 and seat.disconnected_since is None
+    assert await db(lambda: SocketPresence.objects.get().server) == presence.server_name()
+    assert not await db(presence.beat)  # nothing more to put back
+    await player.close()
+    assert await db(open_sockets, match, 0) == 0
 
 
 @in_own_loop
@@ -114,9 +123,8 @@ async def test_a_table_socket_is_recorded_for_this_process_until_it_closes():
     await watcher.open()
     rows = await db(lambda: list(SocketPresence.objects.values_list("server", "seat__number")))
     assert rows == [(presence.server_name(), 0)]  # spectators hold no seat
-    assert len(presence.held()) == 1
+    assert (await db(seat_row, match, 0)).disconnected_since is None
     await player.close()
     await watcher.close()
     assert await db(lambda: SocketPresence.objects.count()) == 0
-    assert presence.held() == {}
-    assert (await db(seat_row, match, 0)).connections == 0
+    assert (await db(seat_row, match, 0)).disconnected_since is not None

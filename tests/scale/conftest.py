@@ -75,16 +75,6 @@ def make_user(prefix: str = "u", **extra: Any):
     return get_user_model().objects.create(username=f"{prefix}{next(_names)}", **extra)
 
 
-def _forget_cached_tables() -> None:
-    # Renders are cached per table and version in the process; ids restart per test.
-    try:
-        from games import live_cache
-
-        live_cache._recent.clear()
-    except (ImportError, AttributeError):
-        pass
-
-
 class Socket(sockets.Socket):
     """One viewer's in-process WebSocket through the project's real ASGI application."""
 
@@ -116,7 +106,5 @@ def channels_prefix(settings) -> Iterator[str]:
         ]
         settings.CHANNEL_LAYERS = layers
     channel_layers.backends.clear()
-    _forget_cached_tables()
     yield prefix
     channel_layers.backends.clear()
-    _forget_cached_tables()

@@ -28,7 +28,6 @@ from games.engine import Game
 from games.models import Match, Move, RuleVariant, Seat, ServerProcess, SocketPresence
 
 from .conftest import (
-    _forget_cached_tables,
     db,
     in_own_loop,
     isolated_redis_url,
@@ -128,10 +127,8 @@ def channels_prefix(settings) -> Iterator[str]:
     }
     settings.CHANNEL_LAYERS = layers
     channel_layers.backends.clear()
-    _forget_cached_tables()
     yield PREFIX
     channel_layers.backends.clear()
-    _forget_cached_tables()
 
 
 def new_table(slug: str = "classic", players: int = 2, bots: tuple[str, ...] = ()):
@@ -358,6 +355,49 @@ async def test_sigkill_loses_no_move_and_clients_carry_on(cluster: Cluster) -> N
 
 
 @in_own_loop
+async def test_a_rolling_restart_loses_and_doubles_no_move(cluster: Cluster) -> None:
+    """Each process restarts in turn while the game goes on, as docs/deploy.md says."""
+    match, users, cookies = await db(new_table)
+    a, b = cluster.nodes
+    clients = {
+        0: TableClient(a.url, match.pk, cookies[0]),
+        1: TableClient(b.url, match.pk, cookies[1]),
+    }
+    for client in clients.values():
+        await client.open()
+    rng = random.Random(match.pk + 2)
+    acknowledged: list[str] = []
+
+    async def play(moves: int) -> None:
+        for _ in range(moves):
+            if (await db(current, match.pk)).status != Match.Status.PLAYING:
+                return
+            action, _version = await play_one(clients, match.pk, rng)
+            acknowledged.append(action)
+
+    await play(3)
+    for index, node in enumerate(cluster.nodes):
+        survivor = cluster.nodes[1 - index]
+        # The balancer sends the restarting process's players to the one still serving.
+        for client in clients.values():
+            if client.base_url == node.url:
+                await client.close()
+                await client.open(survivor.url)
+        cluster.restart(index)
+        await play(3)
+    stored = await db(
+        lambda: list(
+            Move.objects.filter(match_id=match.pk).order_by("seq").values_list("action", flat=True)
+        )
+    )
+    assert stored == acknowledged
+    await db(assert_moves_gap_free, match.pk)
+    await db(lambda: assert_snapshot_is_replay(current(match.pk)))
+    for client in clients.values():
+        await client.close()
+
+
+@in_own_loop
 async def test_a_killed_process_releases_its_players_sockets(cluster: Cluster) -> None:
     match, users, cookies = await db(new_table)
     a, b = cluster.nodes
@@ -368,15 +408,19 @@ async def test_a_killed_process_releases_its_players_sockets(cluster: Cluster) -
     def seats() -> list[Seat]:
         return list(Seat.objects.filter(match_id=match.pk).order_by("number"))
 
-    assert [s.connections for s in await db(seats)] == [1, 1]
+    def open_sockets() -> list[int]:
+        return [s.sockets.count() for s in seats()]
+
+    assert await db(open_sockets) == [1, 1]
     b.kill()
     killed_at = timezone.now()
     for _ in range(100):
-        rows = await db(seats)
-        if rows[1].connections == 0:
+        counts = await db(open_sockets)
+        if counts[1] == 0:
             break
         await asyncio.sleep(0.1)
-    assert [s.connections for s in rows] == [1, 0], "the dead process's socket was not released"
+    assert counts == [1, 0], "the dead process's socket was not released"
+    rows = await db(seats)
     # Away since the dead process's last beat, not since the sweep.
     assert rows[1].disconnected_since is not None and rows[1].disconnected_since <= killed_at
     # The other player sees the seat go away, pushed from the surviving process.

@@ -13,7 +13,7 @@ from django.test import Client
 
 from games import services
 from games.engine import Game, deck_codes
-from games.models import ChatMessage, Match, Move, RuleVariant, Seat
+from games.models import ChatMessage, Match, Move, RuleVariant, Seat, SocketPresence
 
 from .conftest import ERROR, Socket, db, frame_version, in_own_loop, make_user, session_cookie
 
@@ -207,7 +207,7 @@ async def test_connecting_without_a_session_is_refused() -> None:
     lobby = Socket("/ws/lobby/", None)
     connected, _ = await lobby.open()
     assert not connected
-    assert (await db(Seat.objects.get, match=match, number=0)).connections == 0
+    assert not await db(SocketPresence.objects.filter(seat__match=match).exists)
 
 
 @in_own_loop
