@@ -30,7 +30,11 @@ from .tasks import analyse_deal
 log = logging.getLogger(__name__)
 
 HINT_BUDGET = Budget(seconds=0.8)
-STALE_AFTER = timedelta(minutes=15)
+# A queued analysis no worker took, or a running one that stopped reporting progress,
+# may be claimed again after these.
+QUEUED_STALE_AFTER = timedelta(minutes=15)
+RUNNING_STALE_AFTER = timedelta(minutes=2)
+HEARTBEAT = timedelta(seconds=10)
 ACTIVE_STATUSES = (DealAnalysis.Status.QUEUED, DealAnalysis.Status.RUNNING)
 
 
@@ -167,9 +171,15 @@ def start_analysis(deal: Deal, user: Any) -> tuple[DealAnalysis, bool]:
 def _may_claim_again(row: DealAnalysis) -> bool:
     if row.status == DealAnalysis.Status.FAILED:
         return True
+    if row.status == DealAnalysis.Status.DONE:
+        # Analyses stored before the evaluation graph lack its values.
+        return "chances" not in (row.result or {})
     # A run whose worker died stays "queued" or "running" with nobody behind it.
-    since = row.started_at or row.created_at
-    return row.is_active and since < timezone.now() - STALE_AFTER
+    now = timezone.now()
+    if row.status == DealAnalysis.Status.QUEUED:
+        return row.created_at < now - QUEUED_STALE_AFTER
+    since = row.heartbeat_at or row.started_at or row.created_at
+    return since < now - RUNNING_STALE_AFTER
 
 
 def check_quota(user: Any) -> None:
@@ -222,11 +232,14 @@ def run_analysis(analysis_id: int, budget: AnalysisBudget | None = None) -> None
     row = DealAnalysis.objects.select_related("deal").get(pk=analysis_id)
     last = [-1]
 
+    beat = [timezone.now()]
+
     def progress(done: int, total: int) -> None:
         pct = 100 if total == 0 else min(99, done * 100 // total)
-        if pct != last[0]:
-            last[0] = pct
-            DealAnalysis.objects.filter(pk=analysis_id).update(progress=pct)
+        now = timezone.now()
+        if pct != last[0] or now - beat[0] > HEARTBEAT:
+            last[0], beat[0] = pct, now
+            DealAnalysis.objects.filter(pk=analysis_id).update(progress=pct, heartbeat_at=now)
 
     try:
         record = deal_record(row.deal)

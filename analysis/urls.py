@@ -11,4 +11,9 @@ urlpatterns = [
         views.deal_analysis,
         name="deal_analysis",
     ),
+    path(
+        "games/<int:match_id>/learn/<int:deal_number>/",
+        views.learn,
+        name="learn",
+    ),
 ]

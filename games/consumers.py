@@ -25,7 +25,9 @@ from analysis.services import hint_for
 from games import presence, rendering, services
 from games.action_log import log_refused_action
 from games.conf import setting
+from games.engine import Action
 from games.models import Match
+from games.move_words import suggest_action
 from games.throttle import TokenBucket
 
 logger = logging.getLogger(__name__)
@@ -176,7 +178,7 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
                 log_refused_action(
                     self.match_id, self.user.pk, self.viewer.seat, kind, refused.code
                 )
-            await self.send_error(refused.message)
+            await self.send_error(refused.message, calm=refused.code == "repeated")
         return result
 
     async def on_action(self, data: dict[str, Any]) -> None:
@@ -211,9 +213,10 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
         except HintRefused as refused:
             await self.refuse(str(refused), "hint")
             return
+        advice = _("Hint: %(advice)s") % {"advice": suggest_action(Action.parse(action))}
         await self.send(
             text_data=f'<div id="table-hint" class="hint" data-action="{escape(action)}">'
-            f"{escape(_('Hint:'))} {escape(action)}</div>"
+            f"{escape(advice)}</div>"
         )
 
     async def refuse(self, message: str, kind: str) -> None:
@@ -222,8 +225,10 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
 
     # ------------------------------------------------------------ outgoing
 
-    async def send_error(self, message: str) -> None:
-        html = await database_sync_to_async(rendering.render_error)(message, self.sent_version)
+    async def send_error(self, message: str, *, calm: bool = False) -> None:
+        html = await database_sync_to_async(rendering.render_error)(
+            message, self.sent_version, calm=calm
+        )
         await self.send(text_data=html)
 
     async def send_state(self, *, full: bool = False) -> None:

@@ -24,6 +24,8 @@ from games import services
 from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
 from games.engine import Action
 from games.models import Match, Seat
+from games.move_words import describe_action, names_in_words
+from games.services import clock
 from games.table_reads import table_rows
 
 # Standard variant names live in the database; listed here so they reach the catalogue.
@@ -102,6 +104,9 @@ def table_context(
     playing = match.status == Match.Status.PLAYING
     legal = [Action.parse(t) for t in view.get("legal", [])] if view and playing else []
     to_act = set(view["to_act"]) if view and playing else set()
+    # The clock runs only on seats the game waits for; an attacker who may still throw
+    # in while the defender has unbeaten cards has nothing it must do, so no clock.
+    on_clock = set(clock.required_seats(game)) if game is not None and playing else set()
     deadline = _epoch_ms(match.turn_deadline) if playing else None
 
     seat_rows = []
@@ -126,7 +131,7 @@ def table_context(
                 "connected": seat.is_bot
                 or (bool(seat.user_id) and seat.disconnected_since is None),
                 "fools": seat.fools,
-                "deadline": deadline if seat.number in to_act else None,
+                "deadline": deadline if seat.number in on_clock else None,
             }
         )
     # Seats go round the table starting after the viewer, so "you" sit at the bottom.
@@ -200,8 +205,8 @@ def table_context(
         "table": table,
         "trump": card(view["trump"]) if view else None,
         "deadline": deadline,
-        "status_text": _status_text(match, view, me, names, to_act),
-        "result": _result(match, view, names, me) if view and view["is_over"] else None,
+        "status_text": _status_text(match, view, me, names, to_act, on_clock, legal),
+        "result": _result(match, view, names, me, game) if view and view["is_over"] else None,
         "invite_url": reverse("games:join_by_token", args=[match.invite_token])
         if match.is_private and match.status == Match.Status.WAITING
         else "",
@@ -218,6 +223,8 @@ def _status_text(
     me: int | None,
     names: dict[int, str],
     to_act: set[int],
+    on_clock: set[int],
+    legal: list[Action],
 ) -> str:
     if match.status == Match.Status.WAITING:
         return _("Waiting for players to take the free seats.")
@@ -231,22 +238,49 @@ def _status_text(
             return _("Your turn: beat the cards or take them.")
         if view["phase"] == "attack":
             return _("Your turn: lead a card.")
-        return _("You may throw in cards or say done.")
+        if me in on_clock:
+            if view["phase"] == "taking":
+                return _("%(name)s takes: throw in more cards or say done.") % {
+                    "name": names[defender]
+                }
+            return _("You may throw in cards or say done.")
+        # The defender still has unbeaten cards: the attackers wait for the answer.
+        if any(action.kind == "attack" for action in legal):
+            return _("%(name)s is defending; you may throw in cards.") % {"name": names[defender]}
+        return _("Wait: %(name)s is defending.") % {"name": names[defender]}
     if view["phase"] == "attack":
         return _("%(name)s leads.") % {"name": names[view["attacker"]]}
     if defender in to_act:
         return _("%(name)s is defending.") % {"name": names[defender]}
-    return _("Waiting for %(names)s.") % {"names": ", ".join(names[s] for s in sorted(to_act))}
+    waiting = names_in_words([names[s] for s in sorted(to_act)])
+    if view["phase"] == "taking":
+        if me == defender:
+            return _("You take the cards; %(names)s may throw in more.") % {"names": waiting}
+        return _("%(name)s takes the cards; waiting for %(names)s.") % {
+            "name": names[defender],
+            "names": waiting,
+        }
+    return _("Waiting for %(names)s.") % {"names": waiting}
 
 
 def _result(
-    match: Match, view: dict[str, Any], names: dict[int, str], me: int | None
+    match: Match, view: dict[str, Any], names: dict[int, str], me: int | None, game: Any
 ) -> dict[str, Any]:
     result = view["result"] or {}
     fool = result.get("fool")
     winner = result.get("winner")
+    fool_team = result.get("fool_team")
+    teams = view.get("teams")
     deal = match.live_deal
+    history = game.history if game is not None else []
     return {
+        "my_team_lost": None
+        if fool_team is None or teams is None or me is None
+        else teams[me] == fool_team,
+        "fool_team_names": names_in_words(
+            [names[seat] for seat in sorted(names) if teams and teams[seat] == fool_team]
+        ),
+        "last_move": describe_action(history[-1], names) if history else "",
         "draw": bool(result.get("draw")),
         "fool": names.get(fool) if fool is not None else None,
         "fool_is_me": fool is not None and fool == me,
@@ -325,5 +359,6 @@ def render_chat(match_id: int, viewer: Viewer) -> str:
     )
 
 
-def render_error(message: str, version: int | None = None) -> str:
-    return _template(ERROR_TEMPLATE).render({"message": message, "version": version})
+def render_error(message: str, version: int | None = None, *, calm: bool = False) -> str:
+    """A refusal toast; ``calm`` for one that needs no new move (a double click)."""
+    return _template(ERROR_TEMPLATE).render({"message": message, "version": version, "calm": calm})

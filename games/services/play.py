@@ -68,6 +68,9 @@ def apply_action(
             if match.status != Match.Status.PLAYING:
                 raise ActionRefused(_("No game is in progress at this table."), code="not_playing")
             if expected != match.version:
+                if expected == match.version - 1 and last_move_was(match, action):
+                    # A double click: the first one already played this very move.
+                    raise ActionRefused(_("That move is already played."), code="repeated")
                 raise ActionRefused(
                     _("The table changed before your move arrived; please try again."),
                     code="stale",
@@ -106,6 +109,11 @@ def _version_number(version: object) -> int:
     if isinstance(version, str) and len(version) > 19:
         raise ActionRefused(_("The move carries no table version."), code="malformed")
     return int(version)
+
+
+def last_move_was(match: Match, action: Action) -> bool:
+    last = Move.objects.filter(match=match).order_by("-seq").values_list("action", flat=True)
+    return last.first() == str(action)
 
 
 def _reason(error: IllegalAction) -> str:

@@ -49,11 +49,7 @@ def create_match(
     if not variant.is_active:
         raise ActionRefused(_("This variant is not available."), code="variant")
     if not isinstance(players, int) or not variant.min_players <= players <= variant.max_players:
-        raise ActionRefused(
-            _("This variant is played by %(low)d to %(high)d players.")
-            % {"low": variant.min_players, "high": variant.max_players},
-            code="players",
-        )
+        raise ActionRefused(variant.players_rule(), code="players")
     try:
         rules = variant.rules_for(players)
     except ValueError as error:

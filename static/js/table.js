@@ -198,7 +198,8 @@
     const now = Date.now() + clockOffset;
     page.querySelectorAll(".countdown[data-deadline]").forEach((el) => {
       const left = Math.max(0, Math.ceil((parseInt(el.dataset.deadline, 10) - now) / 1000));
-      el.textContent = `${left}s`;
+      // The template gives the unit in the viewer's language ("30 с").
+      el.textContent = `${left} ${el.dataset.unit || "s"}`;
       el.classList.toggle("urgent", left <= 5);
     });
   }

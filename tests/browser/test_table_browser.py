@@ -247,7 +247,7 @@ def test_a_whole_game_against_a_bot(lang, browser, live_server_url):
     links = me.page.locator("#table-result a")
     hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
     assert any(h.endswith("?deal=1") and "/replay/" in h for h in hrefs), hrefs
-    assert any(h.endswith("#analysis") for h in hrefs), hrefs
+    assert any(h.endswith("#review") for h in hrefs), hrefs
     me.check_page()
     assert me.beaten_seen, "no beaten pair was ever checked"
     assert match.moves.filter(source="bot").exists()

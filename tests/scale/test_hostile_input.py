@@ -173,7 +173,8 @@ async def test_replaying_an_old_version_changes_nothing() -> None:
     await sockets[me].until_version(version + 1)
     after_first = await db(fingerprint, match.pk)
     assert after_first[0] == version + 1 and len(after_first[4]) == 1
-    await assert_refused(sockets[me], frame, match.pk, after_first, "table changed")
+    # The very same message again reads as a double click: calm, and nothing changes.
+    await assert_refused(sockets[me], frame, match.pk, after_first, "already played")
     await close_all(sockets)
 
 
