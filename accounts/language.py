@@ -35,7 +35,7 @@ def stored_language(user: Any) -> str | None:
 
 def user_group(user_id: int) -> str:
     """The channel group of one user's open sockets, told when their language changes."""
-    return f"user-{user_id}"
+    return f"language-{user_id}"
 
 
 def language_for_scope(scope: dict[str, Any]) -> str:

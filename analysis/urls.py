@@ -5,10 +5,15 @@ from analysis import views
 app_name = "analysis"
 
 urlpatterns = [
-    path("games/<int:match_id>/hint/", views.hint, name="hint"),
+    path("games/<id:match_id>/hint/", views.hint, name="hint"),
     path(
-        "games/<int:match_id>/analysis/<int:deal_number>/",
+        "games/<id:match_id>/analysis/<id:deal_number>/",
         views.deal_analysis,
         name="deal_analysis",
+    ),
+    path(
+        "games/<id:match_id>/learn/<id:deal_number>/",
+        views.learn,
+        name="learn",
     ),
 ]

@@ -1,51 +1,73 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games.engine import Action
 from games.models import Deal, Match, Seat
+from games.move_words import suggest_action
+from history.replay import action_in_words
 
-from . import services
-from .models import DealAnalysis
+from . import panel, services
+from .review import verdict
 
 
 @login_required
 @require_POST
 def hint(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The hard bot's suggestion for the asking player's seat, as JSON or an HTML partial."""
+    """The hard bot's suggestion for the asking player's seat, as JSON or an HTML partial.
+
+    The partial is the one the table's socket sends (``services.render_hint``).
+    """
     match = get_object_or_404(Match, pk=match_id)
     try:
         action = services.hint_for(match, request.user)
     except services.Refused as refused:
         if request.htmx:
-            return render(
-                request,
-                "analysis/hint.html",
-                {"error": str(refused)},
-                status=refused.status,
-            )
+            return HttpResponse(services.render_hint(error=str(refused)), status=refused.status)
         return JsonResponse({"error": str(refused)}, status=refused.status)
     if request.htmx:
-        return render(request, "analysis/hint.html", {"action": action})
+        return HttpResponse(services.render_hint(action))
     return JsonResponse({"action": str(action), "kind": action.kind, "cards": list(action.cards)})
 
 
-def _can_see(request: HttpRequest, match: Match) -> bool:
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def _replayable(request: HttpRequest, match_id: int, deal_number: int) -> tuple[Match, Deal]:
     from history.services import can_replay
 
-    return can_replay(request.user, match)
+    match = get_object_or_404(Match, pk=match_id)
+    if not can_replay(request.user, match):
+        raise Http404(_("No such game."))
+    deal = get_object_or_404(Deal, match=match, number=deal_number)
+    return match, deal
+
+
+def _names(match: Match, players: int) -> list[str]:
+    names = {
+        s.number: s.display_name for s in Seat.objects.filter(match=match).select_related("user")
+    }
+    return [names.get(n, f"#{n}") for n in range(players)]
 
 
 @require_http_methods(["GET", "POST"])
 def deal_analysis(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse:
-    """GET: the analysis partial (progress or result). POST: start the analysis."""
-    match = get_object_or_404(Match, pk=match_id)
-    if not _can_see(request, match):
-        raise Http404(_("No such game."))
-    deal = get_object_or_404(Deal, match=match, number=deal_number)
+    """GET: the review panel (progress, or the review). POST: queue the analysis."""
+    from history.move_list import step_url
+    from history.replay import timeline_for
+
+    match, deal = _replayable(request, match_id, deal_number)
     error = None
     status = 200
     if request.method == "POST":
@@ -54,34 +76,122 @@ def deal_analysis(request: HttpRequest, match_id: int, deal_number: int) -> Http
         try:
             services.start_analysis(deal, request.user)
         except services.Refused as refused:
-            error, status = str(refused), refused.status
-    row = DealAnalysis.objects.filter(deal=deal).first()
-    return render(
-        request,
-        "analysis/deal_analysis.html",
-        _context(match, deal, row, error),
-        status=status,
+            # htmx swaps only 2xx answers; the panel carries the refusal itself.
+            error, status = str(refused), 200 if request.htmx else refused.status
+    if deal.status != Deal.Status.FINISHED:
+        raise Http404(_("This game has no finished deal to replay."))
+    timeline = timeline_for(deal)
+    names = _names(match, timeline.players)
+    seat = _int(request.GET.get("seat"))
+    if seat is not None and not 0 <= seat < timeline.players:
+        seat = None
+    step = max(0, min(_int(request.GET.get("step")) or 0, timeline.last))
+    base = reverse("history:replay", args=[match.pk])
+    row, review = panel.stored_review(deal, names)
+    own_seat = Seat.objects.filter(match=match, user_id=request.user.pk or -1).first()
+    context = panel.review_panel(
+        match,
+        deal,
+        row,
+        review,
+        names=names,
+        timeline=timeline,
+        url=lambda k: step_url(base, deal.number, k, seat),
+        step=step,
+        seat=seat,
+        own_seat=own_seat.number if own_seat else None,
     )
+    context["error"] = error
+    response = render(request, "analysis/review.html", context, status=status)
+    if review is not None and request.htmx and (request.method == "POST" or "poll" in request.GET):
+        # The move list and the board's notes come with the page: load it again.
+        response["HX-Refresh"] = "true"
+    return response
 
 
-def _context(match: Match, deal: Deal, row: DealAnalysis | None, error: str | None) -> dict:
-    names = {}
-    for seat in Seat.objects.filter(match=match).select_related("user"):
-        names[seat.number] = seat.display_name
-    decisions = []
-    if row is not None and row.result:
-        for d in row.result.get("decisions", []):
-            decisions.append({**d, "name": names.get(d["seat"], f"#{d['seat']}")})
-    return {
+@login_required
+@require_http_methods(["GET", "POST"])
+def learn(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse:
+    """Step through the asking player's own mistakes, seen from their seat: they pick the
+    move they would play now, and learn whether it is as good as the best one."""
+    from history.replay import step_state, timeline_for
+
+    match, deal = _replayable(request, match_id, deal_number)
+    seat = Seat.objects.filter(match=match, user_id=request.user.pk).first()
+    if seat is None or deal.status != Deal.Status.FINISHED:
+        raise Http404(_("Only the players of a finished game can learn from its mistakes."))
+    timeline = timeline_for(deal)
+    names = _names(match, timeline.players)
+    review = panel.stored_review(deal, names)[1]
+    mistakes = review.mistakes_of(seat.number) if review is not None else []
+    if not mistakes:
+        raise Http404(_("This game has no mistake of yours to learn from."))
+    number = max(
+        0, min(_int(request.GET.get("n") or request.POST.get("n")) or 0, len(mistakes) - 1)
+    )
+    decision = mistakes[number]
+    feedback = None
+    if request.method == "POST":
+        feedback = _feedback(decision, request.POST, timeline, names)
+        if feedback is None:
+            return HttpResponse(_("That is not a move you could play there."), status=400)
+    # The position as this seat saw it: the engine's own view of the seat.
+    state = step_state(timeline, decision.step, seat.number)
+    options = list(decision.values)  # in the engine's order of legal actions
+    base = reverse("analysis:learn", args=[match.pk, deal.number])
+    context = {
         "match": match,
         "deal": deal,
-        "analysis": row,
-        "decisions": decisions,
-        "mistakes": [d for d in decisions if d["mistake"]],
-        "error": error,
-        "ahead": services.queue_position(row)
-        if row is not None and row.status == DealAnalysis.Status.QUEUED
-        else 0,
-        "can_start": deal.status == Deal.Status.FINISHED
-        and (row is None or row.status == DealAnalysis.Status.FAILED),
+        "decision": decision,
+        "number": number,
+        "total": len(mistakes),
+        "state": state,
+        "seat": seat.number,
+        "names": names,
+        "opponents": [
+            {"number": s, "name": names[s], "count": state["hand_counts"][s]}
+            for s in range(timeline.players)
+            if s != seat.number
+        ],
+        "hand": state["hands"][seat.number],
+        "played": action_in_words(timeline, decision.step, decision.action, names),
+        "options": [
+            {
+                "text": text,
+                "words": suggest_action(Action.parse(text)),
+                "cards": panel.hand_cards(Action.parse(text)),
+            }
+            for text in options
+        ],
+        "feedback": feedback,
+        "url": f"{base}?n={number}",
+        "next_url": f"{base}?n={number + 1}" if number + 1 < len(mistakes) else None,
+        "replay_url": reverse("history:replay", args=[match.pk])
+        + f"?deal={deal.number}&step={decision.step}&seat={seat.number}",
+    }
+    template = "analysis/learn.html"
+    if request.htmx and not request.htmx.boosted:
+        template += "#learn-puzzle"
+    return render(request, template, context)
+
+
+def _feedback(decision: Any, data: Any, timeline: Any, names: list[str]) -> dict | None:
+    if data.get("answer"):
+        return {
+            "answer": True,
+            "best": action_in_words(timeline, decision.step, decision.best, names),
+            "best_cards": " ".join(panel.hand_cards(decision.best)),
+            "value": decision.before,
+        }
+    tried = data.get("action", "")
+    if tried not in decision.values:
+        return None
+    good, value = verdict(decision, tried)
+    return {
+        "tried": tried,
+        "words": action_in_words(timeline, decision.step, Action.parse(tried), names),
+        "good": good,
+        "value": value,
+        "best_value": decision.before,
+        "was_played": tried == str(decision.action),
     }

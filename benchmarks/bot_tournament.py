@@ -1,11 +1,15 @@
-"""Duplicate tournament between bot levels.
+"""Duplicate tournament between bot levels, and an Elo ladder from its results.
 
 Every deal is played once per seating: with 2 players twice (seats swapped), with 3
 players once per rotation of (A, B, B) and of (B, A, A). Luck of the deal then hits both
 levels alike. Results go to a JSON-lines file as games finish, so a partial run still
-gives a table (``--report-only``).
+gives a table (``--report-only``). ``greedy`` is the outside baseline (games/bots/greedy.py).
 
-    .venv/bin/python benchmarks/bot_tournament.py --deals 300 --hard-iterations 150
+The ladder fits one Elo rating per level to every 2-player podkidnoy pair in the file
+(maximum likelihood over decided games, ``random`` anchored at 1000).
+
+    nice -n 5 .venv/bin/python benchmarks/bot_tournament.py --pairs hard:greedy \
+        --deals 550 --workers 1 --out FILE
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.bots import LEVELS, Budget  # noqa: E402
+from games.bots import BASELINES, DEFAULT_BUDGET, LEVELS, Budget  # noqa: E402
 from games.bots.play import play_game  # noqa: E402
 from games.engine import Game, Rules  # noqa: E402
 
+ORDER = LEVELS + BASELINES
 CONFIGS = {
     "2p-podkidnoy": Rules(players=2),
     "2p-perevodnoy": Rules(players=2, mode="perevodnoy"),
@@ -51,12 +56,20 @@ def run_deal(task: tuple) -> list[dict]:
     rows = []
     for levels in seatings(rules.players, a, b):
         times: dict[str, list[float]] = defaultdict(list)
+        cpu: dict[str, list[float]] = defaultdict(list)
         game = Game.new(rules, f"{config}:{deal}")
 
         def record(
-            seat: int, action: object, dt: float, levels: tuple = levels, times: dict = times
+            seat: int,
+            action: object,
+            wall: float,
+            used: float,
+            levels: tuple = levels,
+            times: dict = times,
+            cpu: dict = cpu,
         ) -> None:
-            times[levels[seat]].append(dt)
+            times[levels[seat]].append(round(wall, 5))
+            cpu[levels[seat]].append(round(used, 5))
 
         play_game(game, levels, random.Random(deal), budgets, on_move=record)
         fool = game.result["fool"]
@@ -68,7 +81,8 @@ def run_deal(task: tuple) -> list[dict]:
                 "levels": list(levels),
                 "fool": None if fool is None else levels[fool],
                 "lone": levels[0] if rules.players == 2 else _lone(levels),
-                "times": {k: v for k, v in times.items()},
+                "times": dict(times),
+                "cpu": dict(cpu),
             }
         )
     return rows
@@ -96,6 +110,45 @@ def p99(xs: list[float]) -> float:
     return s[min(len(s) - 1, int(math.ceil(0.99 * len(s))) - 1)]
 
 
+def elo_ladder(rows: list[dict], config: str = "2p-podkidnoy") -> dict[str, float]:
+    """Elo ratings that best explain the decided games of ``config`` (random = 1000).
+
+    Each pair also gets one virtual win for each side, so that a level that won every
+    game still has a finite rating.
+    """
+    wins: dict[tuple[str, str], float] = defaultdict(float)
+    for r in rows:
+        if r["config"] != config or r["fool"] is None:
+            continue
+        a, b = r["levels"]
+        loser = r["fool"]
+        winner = b if loser == a else a
+        wins[(winner, loser)] += 1
+    pairs = {tuple(sorted(k)) for k in wins}
+    for a, b in pairs:
+        wins[(a, b)] += 1
+        wins[(b, a)] += 1
+    levels = sorted({lv for k in wins for lv in k}, key=ORDER.index)
+    if not levels:
+        return {}
+    # Minorization-maximization for Bradley-Terry strengths, then Elo's scale.
+    gamma = dict.fromkeys(levels, 1.0)
+    for _ in range(2000):
+        new = {}
+        for lv in levels:
+            won = sum(w for (x, _), w in wins.items() if x == lv)
+            den = 0.0
+            for (x, y), w in wins.items():
+                if lv in (x, y):
+                    other = y if x == lv else x
+                    den += w / (gamma[lv] + gamma[other])
+            new[lv] = won / den if den else gamma[lv]
+        gamma = new
+    rating = {lv: 400 * math.log10(gamma[lv]) for lv in levels}
+    anchor = rating.get("random", rating[levels[0]])
+    return {lv: 1000 + rating[lv] - anchor for lv in levels}
+
+
 def report(path: str) -> str:
     with open(path) as f:
         rows = [json.loads(line) for line in f if line.strip()]
@@ -111,21 +164,23 @@ def report(path: str) -> str:
         lines.append(f"### {config}")
         if players == 2:
             lines.append(
-                "| A vs B | A fool rate (95% CI) | games | decided | A ms/move mean / p99 "
-                "| B ms/move mean / p99 |"
+                "| A vs B | A wins, of decided (95% CI) | games | decided "
+                "| A CPU ms/move mean / p99 | B CPU ms/move mean / p99 |"
             )
         else:
             lines.append(
                 "| A vs B | A alone vs 2 B: A fool rate (95% CI) | B alone vs 2 A: B fool rate "
-                "(95% CI) | games | decided | A ms/move mean / p99 | B ms/move mean / p99 |"
+                "(95% CI) | games | decided | A CPU ms/move mean / p99 | B CPU ms/move mean / p99 |"
             )
         lines.append("|" + " --- |" * (6 if players == 2 else 7))
-        for key in sorted(keys, key=lambda k: (LEVELS.index(k[1][0]), LEVELS.index(k[1][1]))):
+        for key in sorted(keys, key=lambda k: (ORDER.index(k[1][0]), ORDER.index(k[1][1]))):
             a, b = key[1]
             rs = groups[key]
             times: dict[str, list[float]] = defaultdict(list)
             for r in rs:
-                for lv, ts in r["times"].items():
+                # CPU seconds of the deciding process where recorded: on a shared machine
+                # that is the cost on one core; wall time there includes waiting for a core.
+                for lv, ts in r.get("cpu", r["times"]).items():
                     times[lv].extend(ts)
 
             def t(lv: str, times: dict = times) -> str:
@@ -136,7 +191,7 @@ def report(path: str) -> str:
 
             decided = [r for r in rs if r["fool"] is not None]
             if players == 2:
-                p, lo, hi = wilson(sum(r["fool"] == a for r in decided), len(decided))
+                p, lo, hi = wilson(sum(r["fool"] == b for r in decided), len(decided))
                 lines.append(
                     f"| {a} vs {b} | {100 * p:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}) | {len(rs)} "
                     f"| {len(decided)} | {t(a)} | {t(b)} |"
@@ -152,6 +207,16 @@ def report(path: str) -> str:
                     f"| {t(a)} | {t(b)} |"
                 )
         lines.append("")
+        if players == 2:
+            ladder = elo_ladder(rows, config)
+            if ladder:
+                lines.append(f"Elo ladder, {config} (random = 1000):")
+                lines.append("")
+                lines.append("| level | Elo |")
+                lines.append("| --- | ---: |")
+                for lv, r in sorted(ladder.items(), key=lambda x: -x[1]):
+                    lines.append(f"| {lv} | {r:.0f} |")
+                lines.append("")
     return "\n".join(lines)
 
 
@@ -163,20 +228,24 @@ def main() -> None:
     ap.add_argument("--hard-seconds", type=float, default=None)
     ap.add_argument("--hard-iterations", type=int, default=None)
     ap.add_argument("--configs", default=",".join(CONFIGS))
-    ap.add_argument("--levels", default=",".join(LEVELS))
+    ap.add_argument("--levels", default=",".join(ORDER))
+    ap.add_argument("--pairs", default=None, help="explicit pairs, e.g. hard:greedy,medium:greedy")
     ap.add_argument("--with-level", default=None, help="only pairs that include this level")
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=1, help="1: play in this process")
     ap.add_argument("--out", default="/tmp/bot_tournament.jsonl")
     ap.add_argument("--report-only", action="store_true")
     args = ap.parse_args()
     if not args.report_only:
-        budget = Budget(seconds=args.hard_seconds, iterations=args.hard_iterations)
-        if budget.seconds is None and budget.iterations is None:
-            budget = Budget(seconds=0.6)
-        levels = args.levels.split(",")
+        budget = DEFAULT_BUDGET
+        if args.hard_seconds is not None or args.hard_iterations is not None:
+            budget = Budget(seconds=args.hard_seconds, iterations=args.hard_iterations)
+        if args.pairs:
+            pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
+        else:
+            pairs = list(itertools.combinations(args.levels.split(","), 2))
         tasks = []
         for config in args.configs.split(","):
-            for a, b in itertools.combinations(levels, 2):
+            for a, b in pairs:
                 if args.with_level and args.with_level not in (a, b):
                     continue
                 n = args.deals
@@ -188,8 +257,14 @@ def main() -> None:
         tasks.sort(key=lambda t: ("hard" in t[1:3], t[3], t[0]))
         print(f"hard budget: {budget}; {len(tasks)} deals", file=sys.stderr)
         start = time.time()
-        with open(args.out, "a") as out, mp.Pool(args.workers) as pool:
-            for i, rows in enumerate(pool.imap_unordered(run_deal, tasks, chunksize=1)):
+        with open(args.out, "a") as out:
+            if args.workers == 1:
+                results = map(run_deal, tasks)
+                pool = None
+            else:
+                pool = mp.Pool(args.workers)
+                results = pool.imap_unordered(run_deal, tasks, chunksize=1)
+            for i, rows in enumerate(results):
                 for r in rows:
                     out.write(json.dumps(r) + "\n")
                 out.flush()
@@ -197,6 +272,8 @@ def main() -> None:
                     print(
                         f"{i + 1}/{len(tasks)} deals, {time.time() - start:.0f}s", file=sys.stderr
                     )
+            if pool is not None:
+                pool.close()
     print(report(args.out))
 
 

@@ -7,6 +7,8 @@ to one is abort it, through ``games.services.abort_match``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
@@ -17,7 +19,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
+from games import engine
 from games.models import Deal, Match, Move, RuleVariant, Seat, ServerProcess, SocketPresence
+from games.move_words import describe_action
 from moderation import audit
 from moderation.actions import with_form
 from moderation.forms import ReasonForm
@@ -278,15 +282,26 @@ class MoveInline(ReadOnlyInline):
     model = Move
     formset = LatestMovesFormSet
     verbose_name_plural = _("latest moves (the replay has them all)")
-    fields = ["seq", "deal_number", "seat", "action", "source", "think_ms", "created_at"]
+    fields = ["seq", "deal_number", "in_words", "source", "think_ms", "created_at"]
     readonly_fields = fields
+    seat_names: dict[int, str]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).select_related("deal")
 
+    def get_formset(self, request: HttpRequest, obj: Match | None = None, **kwargs: Any) -> Any:
+        # Django makes the inlines afresh for every request, so the names are this page's.
+        seats = Seat.objects.filter(match=obj).select_related("user") if obj else []
+        self.seat_names = {seat.number: seat.display_name for seat in seats}
+        return super().get_formset(request, obj, **kwargs)
+
     @admin.display(description=_("game"))
     def deal_number(self, move: Move) -> int:
         return move.deal.number
+
+    @admin.display(description=_("move"))
+    def in_words(self, move: Move) -> str:
+        return describe_action(engine.Action.parse(move.action), getattr(self, "seat_names", {}))
 
 
 @admin.register(Match)

@@ -6,3 +6,9 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        # Before any urls or routing module is read: their routes use <id:...>.
+        from durak_site import converters
+
+        converters.register()

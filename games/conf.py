@@ -22,8 +22,19 @@ DEFAULTS: dict[str, Any] = {
     "GAMES_MAX_FRAME": 4096,
     # Per socket: a burst of this many frames, refilled at this many a second.
     "GAMES_FRAME_RATE": (20, 10),
-    # Per socket, for hints (each one a bot search): burst, then per second.
-    "GAMES_HINT_RATE": (3, 0.5),
+    # Per user, across HTTP and all their sockets: at most this many hint requests
+    # within this many seconds (each one a bot search).
+    "GAMES_HINT_RATE": (3, 10),
+    # Open sockets one user may hold: at all, and at one table.
+    "GAMES_SOCKETS_PER_USER": 12,
+    "GAMES_SOCKETS_PER_TABLE": 4,
+    # Seconds between a socket's heartbeats: it rejoins its groups (a restarted
+    # Redis forgets them) and checks that its user is still signed in.
+    "GAMES_SOCKET_HEARTBEAT": 20.0,
+    # The lobby socket only listens: a burst of this many frames, refilled per second.
+    "GAMES_LOBBY_FRAME_RATE": (5, 1),
+    # Hint searches one process runs at once; more are refused until one ends.
+    "GAMES_HINT_SEARCHES": 2,
 }
 
 

@@ -3,17 +3,51 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
+from games.bots import ELO
 from games.models import BotLevel, RuleVariant
 from games.rendering import variant_name
 
 MAX_SEATS = 8
 
 
+class VariantSelect(forms.Select):
+    """Each option carries its variant's table sizes, so the page bounds the players field."""
+
+    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(*args, **kwargs)
+        variant = getattr(option["value"], "instance", None)
+        if variant is not None:
+            option["attrs"]["data-min-players"] = variant.min_players
+            option["attrs"]["data-max-players"] = variant.max_players
+        return option
+
+
 class VariantField(forms.ModelChoiceField):
+    widget = VariantSelect
+
     def label_from_instance(self, obj: RuleVariant) -> str:
         return f"{variant_name(obj)} ({obj.min_players}–{obj.max_players})"
+
+
+def bot_choices() -> list[tuple[str, str]]:
+    """Bot levels with their measured strength, e.g. "Hard (Elo ~1,950)"."""
+    out = []
+    for value, label in BotLevel.choices:
+        elo = ELO.get(value)
+        if elo is None:
+            out.append((value, str(label)))
+            continue
+        out.append(
+            (
+                value,
+                _("%(level)s (Elo ~%(elo)s)")
+                % {"level": label, "elo": number_format(elo, force_grouping=True)},
+            )
+        )
+    return out
 
 
 class CreateTableForm(forms.Form):
@@ -31,7 +65,12 @@ class CreateTableForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("", _("Wait for a player")), *BotLevel.choices]
+        variant = self._chosen_variant()
+        if variant is not None:
+            self.fields["players"].widget.attrs.update(
+                min=variant.min_players, max=variant.max_players
+            )
+        choices = [("", _("Wait for a player")), *bot_choices()]
         for number in range(1, MAX_SEATS):
             self.fields[f"seat_{number}"] = forms.ChoiceField(
                 label=_("Seat %(number)d") % {"number": number + 1},
@@ -39,6 +78,14 @@ class CreateTableForm(forms.Form):
                 required=False,
                 initial="medium" if number == 1 else "",
             )
+
+    def _chosen_variant(self) -> RuleVariant | None:
+        """The variant the form shows selected: the posted one, else the first offered."""
+        queryset = self.fields["variant"].queryset
+        chosen = self.data.get(self.add_prefix("variant")) if self.is_bound else None
+        if chosen and str(chosen).isdigit():
+            return queryset.filter(pk=chosen).first()
+        return queryset.first()
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{number}"] for number in range(1, MAX_SEATS)]
@@ -49,15 +96,7 @@ class CreateTableForm(forms.Form):
         if variant is None or players is None:
             return data
         if not variant.min_players <= players <= variant.max_players:
-            self.add_error(
-                "players",
-                _("%(variant)s is played by %(low)d to %(high)d players.")
-                % {
-                    "variant": variant_name(variant),
-                    "low": variant.min_players,
-                    "high": variant.max_players,
-                },
-            )
+            self.add_error("players", variant.players_rule())
             return data
         for number in range(players, MAX_SEATS):
             if data.get(f"seat_{number}"):

@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import Rules
@@ -193,6 +194,20 @@ class RuleVariant(models.Model):
     def player_counts(self) -> list[int]:
         return list(range(self.min_players, self.max_players + 1))
 
+    def players_rule(self) -> str:
+        """How many play this variant, as a sentence: "Teams 2x2 is for 4 players."."""
+        words = {"variant": gettext(self.name), "low": self.min_players, "high": self.max_players}
+        if self.min_players == self.max_players:
+            return (
+                ngettext(
+                    "%(variant)s is for exactly %(high)d player.",
+                    "%(variant)s is for exactly %(high)d players.",
+                    self.max_players,
+                )
+                % words
+            )
+        return gettext("%(variant)s is played by %(low)d to %(high)d players.") % words
+
     def clean(self) -> None:
         if self.min_players > self.max_players:
             raise ValidationError(
@@ -325,7 +340,11 @@ class Seat(models.Model):
         if self.user_id:
             return self.user.username
         if self.bot_level:
-            return _("Bot (%(level)s)") % {"level": self.get_bot_level_display()}
+            # Numbered by seat: three bots of one level at a table need three names.
+            return _("Bot %(number)d (%(level)s)") % {
+                "number": self.number + 1,
+                "level": self.get_bot_level_display(),
+            }
         return "—"
 
 
@@ -414,7 +433,7 @@ class Move(models.Model):
         indexes = [models.Index(fields=["deal", "seq"])]
 
     def __str__(self) -> str:
-        return f"{self.match_id}#{self.seq} {self.action}"
+        return f"{self.match_id}#{self.seq}"
 
 
 class ChatMessage(models.Model):

@@ -119,6 +119,17 @@ def cards_in_words(codes: Sequence[str]) -> str:
     }
 
 
+def names_in_words(names: Sequence[str]) -> str:
+    """Several people as a list a person reads: "Anna, Boris and Vera"."""
+    names = [str(name) for name in names]
+    if len(names) < 2:
+        return "".join(names)
+    return pgettext("a list of people", "%(names)s and %(last)s") % {
+        "names": ", ".join(names[:-1]),
+        "last": names[-1],
+    }
+
+
 def seat_name(names: Sequence[str] | Mapping[int, str], seat: int) -> str:
     try:
         return str(names[seat])

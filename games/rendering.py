@@ -14,30 +14,18 @@ from typing import Any
 from django.conf import settings
 from django.template.loader import get_template
 from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
 from games import services
+from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
 from games.engine import Action
 from games.models import Match, Seat
+from games.move_words import describe_action, names_in_words
+from games.services import clock
 from games.table_reads import table_rows
 
-SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-RANKS = {"T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
-SUIT_NAMES = {
-    "C": gettext_noop("clubs"),
-    "D": gettext_noop("diamonds"),
-    "H": gettext_noop("hearts"),
-    "S": gettext_noop("spades"),
-}
-RANK_NAMES = {
-    "J": gettext_noop("jack"),
-    "Q": gettext_noop("queen"),
-    "K": gettext_noop("king"),
-    "A": gettext_noop("ace"),
-}
 # Standard variant names live in the database; listed here so they reach the catalogue.
 VARIANT_NAMES = [
     gettext_noop("Classic"),
@@ -50,7 +38,15 @@ VARIANT_NAMES = [
     gettext_noop("One winner"),
 ]
 MAX_BACKS = 8
-BACK_HTML = mark_safe('<span class="card-back" aria-hidden="true"></span>')
+# Where the other seats sit around the oval, in play order starting at the viewer's left.
+PLACES: dict[int, tuple[str, ...]] = {
+    0: (),
+    1: ("top",),
+    2: ("upleft", "upright"),
+    3: ("left", "top", "right"),
+    4: ("left", "upleft", "upright", "right"),
+    5: ("left", "upleft", "top", "upright", "right"),
+}
 
 
 def variant_name(variant: Any) -> str:
@@ -58,37 +54,14 @@ def variant_name(variant: Any) -> str:
 
 
 def card(code: str) -> dict[str, Any]:
-    """Display data of a card, with its HTML ready (built once per language and card)."""
-    return dict(_card(code, get_language()))
-
-
-@lru_cache(maxsize=512)
-def _card(code: str, language: str | None) -> tuple[tuple[str, Any], ...]:
-    rank, suit = code[0], code[1]
-    rank_label = RANKS.get(rank, rank)
-    name = _(RANK_NAMES[rank]) if rank in RANK_NAMES else rank_label
-    label = _("%(rank)s of %(suit)s") % {"rank": name, "suit": _(SUIT_NAMES[suit])}
-    red = suit in "DH"
-    # The same markup as the "card" partial; made here because a table shows dozens.
-    html = format_html(
-        '<span class="playing-card{}" data-card="{}" aria-label="{}" role="img">'
-        '<span class="rank">{}</span><span class="suit">{}</span></span>',
-        " red" if red else "",
-        code,
-        label,
-        rank_label,
-        SUITS[suit],
-    )
-    return tuple(
-        {
-            "code": code,
-            "rank": rank_label,
-            "suit": SUITS[suit],
-            "red": red,
-            "label": label,
-            "html": html,
-        }.items()
-    )
+    """Display data of a card, with its HTML from the one card renderer."""
+    return {
+        "code": code,
+        "suit": SUIT_SYMBOLS[code[1]],
+        "red": code[1] in "DH",
+        "label": card_label(code),
+        "html": card_html(code),
+    }
 
 
 @dataclass
@@ -129,6 +102,9 @@ def table_context(
     playing = match.status == Match.Status.PLAYING
     legal = [Action.parse(t) for t in view.get("legal", [])] if view and playing else []
     to_act = set(view["to_act"]) if view and playing else set()
+    # The clock runs only on seats the game waits for; an attacker who may still throw
+    # in while the defender has unbeaten cards has nothing it must do, so no clock.
+    on_clock = set(clock.required_seats(game)) if game is not None and playing else set()
     deadline = _epoch_ms(match.turn_deadline) if playing else None
 
     seat_rows = []
@@ -144,7 +120,7 @@ def table_context(
                 "team": seat.team,
                 "count": count,
                 # Repeating a SafeString gives a plain str, so mark the result again.
-                "backs": mark_safe(BACK_HTML * min(count, MAX_BACKS)),
+                "backs": mark_safe(back_html() * min(count, MAX_BACKS)),
                 "is_attacker": bool(view) and playing and view["attacker"] == seat.number,
                 "is_defender": bool(view) and playing and view["defender"] == seat.number,
                 "to_act": seat.number in to_act,
@@ -153,12 +129,16 @@ def table_context(
                 "connected": seat.is_bot
                 or (bool(seat.user_id) and seat.disconnected_since is None),
                 "fools": seat.fools,
-                "deadline": deadline if seat.number in to_act else None,
+                "deadline": deadline if seat.number in on_clock else None,
             }
         )
     # Seats go round the table starting after the viewer, so "you" sit at the bottom.
     start = (me + 1) if me is not None else 0
     others = [row for row in seat_rows[start:] + seat_rows[:start] if not row["is_me"]]
+    # A spectator has no seat at the bottom: the first seat takes it.
+    places = PLACES[len(others)] if me is not None else ("bottom", *PLACES[len(others) - 1])
+    for row, place in zip(others, places, strict=False):
+        row["place"] = place
 
     hand = []
     controls: dict[str, Any] = {"simple": [], "multi": [], "transfers": [], "shows": []}
@@ -223,8 +203,8 @@ def table_context(
         "table": table,
         "trump": card(view["trump"]) if view else None,
         "deadline": deadline,
-        "status_text": _status_text(match, view, me, names, to_act),
-        "result": _result(match, view, names, me) if view and view["is_over"] else None,
+        "status_text": _status_text(match, view, me, names, to_act, on_clock, legal),
+        "result": _result(match, view, names, me, game) if view and view["is_over"] else None,
         "invite_url": reverse("games:join_by_token", args=[match.invite_token])
         if match.is_private and match.status == Match.Status.WAITING
         else "",
@@ -241,6 +221,8 @@ def _status_text(
     me: int | None,
     names: dict[int, str],
     to_act: set[int],
+    on_clock: set[int],
+    legal: list[Action],
 ) -> str:
     if match.status == Match.Status.WAITING:
         return _("Waiting for players to take the free seats.")
@@ -254,22 +236,49 @@ def _status_text(
             return _("Your turn: beat the cards or take them.")
         if view["phase"] == "attack":
             return _("Your turn: lead a card.")
-        return _("You may throw in cards or say done.")
+        if me in on_clock:
+            if view["phase"] == "taking":
+                return _("%(name)s takes: throw in more cards or say done.") % {
+                    "name": names[defender]
+                }
+            return _("You may throw in cards or say done.")
+        # The defender still has unbeaten cards: the attackers wait for the answer.
+        if any(action.kind == "attack" for action in legal):
+            return _("%(name)s is defending; you may throw in cards.") % {"name": names[defender]}
+        return _("Wait: %(name)s is defending.") % {"name": names[defender]}
     if view["phase"] == "attack":
         return _("%(name)s leads.") % {"name": names[view["attacker"]]}
     if defender in to_act:
         return _("%(name)s is defending.") % {"name": names[defender]}
-    return _("Waiting for %(names)s.") % {"names": ", ".join(names[s] for s in sorted(to_act))}
+    waiting = names_in_words([names[s] for s in sorted(to_act)])
+    if view["phase"] == "taking":
+        if me == defender:
+            return _("You take the cards; %(names)s may throw in more.") % {"names": waiting}
+        return _("%(name)s takes the cards; waiting for %(names)s.") % {
+            "name": names[defender],
+            "names": waiting,
+        }
+    return _("Waiting for %(names)s.") % {"names": waiting}
 
 
 def _result(
-    match: Match, view: dict[str, Any], names: dict[int, str], me: int | None
+    match: Match, view: dict[str, Any], names: dict[int, str], me: int | None, game: Any
 ) -> dict[str, Any]:
     result = view["result"] or {}
     fool = result.get("fool")
     winner = result.get("winner")
+    fool_team = result.get("fool_team")
+    teams = view.get("teams")
     deal = match.live_deal
+    history = game.history if game is not None else []
     return {
+        "my_team_lost": None
+        if fool_team is None or teams is None or me is None
+        else teams[me] == fool_team,
+        "fool_team_names": names_in_words(
+            [names[seat] for seat in sorted(names) if teams and teams[seat] == fool_team]
+        ),
+        "last_move": describe_action(history[-1], names) if history else "",
         "draw": bool(result.get("draw")),
         "fool": names.get(fool) if fool is not None else None,
         "fool_is_me": fool is not None and fool == me,
@@ -325,5 +334,6 @@ def render_chat(match_id: int, viewer: Viewer) -> str:
     )
 
 
-def render_error(message: str, version: int | None = None) -> str:
-    return _template(ERROR_TEMPLATE).render({"message": message, "version": version})
+def render_error(message: str, version: int | None = None, *, calm: bool = False) -> str:
+    """A refusal toast; ``calm`` for one that needs no new move (a double click)."""
+    return _template(ERROR_TEMPLATE).render({"message": message, "version": version, "calm": calm})

@@ -5,6 +5,6 @@ from django.urls import path
 from games import consumers
 
 websocket_urlpatterns: list = [
-    path("ws/games/<int:match_id>/", consumers.TableConsumer.as_asgi()),
+    path("ws/games/<id:match_id>/", consumers.TableConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
 ]

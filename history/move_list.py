@@ -12,6 +12,7 @@ from html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from analysis.review import LABELS, SYMBOLS
 from history.replay import Move
 
 _LINK = (
@@ -31,14 +32,17 @@ def _link(base: str, deal: int, step: int, seat: int | None) -> str:
 
 def move_list_html(
     moves: Sequence[Move],
-    names: dict[int, str],
     *,
     base: str,
     deal: int,
     step: int,
     seat: int | None,
     oob: bool = False,
+    words: Sequence[str],
+    marks: dict[int, str] | None = None,
 ) -> SafeString:
+    """``marks[step]`` judges the move leading to ``step``: "inaccuracy", "mistake" or
+    "blunder" (a symbol and a colour class)."""
     # The standard library's escape: Django's also accepts lazy strings, and that
     # wrapper costs more than the escaping itself, hundreds of times per list.
     labels = {
@@ -46,7 +50,6 @@ def move_list_html(
         "taken": escape(str(_("taken"))),
         "over": escape(str(_("game over"))),
     }
-    names = {number: escape(str(name)) for number, name in names.items()}
     parts = [
         '<ol id="move-list" class="move-list"',
         ' hx-swap-oob="true">' if oob else ">",
@@ -69,15 +72,23 @@ def move_list_html(
             classes += " is-current"
         if move.bout_end:
             classes += " ends-bout"
+        mark = marks.get(move.step) if marks else None
+        if mark:
+            classes += f" judged judged-{mark}"
         parts.append(f'<li class="{classes}" data-step="{move.step}">')
         parts.append(_link(base, deal, move.step, seat))
         parts.append(
             f'<span class="move-no">{move.step}.</span> '
-            f'<span class="move-who">{names.get(move.seat, move.seat)}</span> '
-            f'<span class="move-text">{escape(move.text)}</span>'
+            f'<span class="move-text">{escape(words[move.step - 1])}'
+            "</span>"
         )
         if move.bout_end:
             parts.append(f' <span class="move-end">{labels[move.bout_end]}</span>')
+        if mark:
+            parts.append(
+                f' <span class="judged-symbol" title="{escape(str(LABELS[mark]))}">'
+                f"{SYMBOLS[mark]}</span>"
+            )
         if move.game_over:
             parts.append(f' <span class="move-end">{labels["over"]}</span>')
         parts.append("</a></li>")

@@ -9,14 +9,17 @@ cached: a finished deal never changes.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from threading import Lock
 from typing import Any
 
 from django.core.cache import cache
+from django.utils.translation import get_language
 
-from games.engine import RECORD_FORMAT, Game
+from games.engine import RECORD_FORMAT, Action, Game
 from games.models import Deal
+from games.move_words import describe_action
 
 CACHE_VERSION = 1
 CACHE_SECONDS = 60 * 60 * 24
@@ -73,6 +76,8 @@ class Timeline:
     record: dict[str, Any]
     moves: list[Move]
     games: list[Game]
+    # The moves in words, per language and seat names (see moves_in_words).
+    words: dict[tuple, list[str]] = field(default_factory=dict)
 
     @property
     def last(self) -> int:
@@ -153,6 +158,29 @@ def forget_timeline(deal_id: int) -> None:
     with _memo_lock:
         _memo.pop(deal_id, None)
     cache.delete(_cache_key(deal_id))
+
+
+def moves_in_words(timeline: Timeline, names: Sequence[str]) -> list[str]:
+    """Every move of the deal in words, in the active language (``[k]`` is move k + 1).
+
+    Each is worded from the state before it (a throw-in is not a lead), and the list
+    is kept with the timeline: a finished deal's moves never change.
+    """
+    key = (get_language(), tuple(names))
+    words = timeline.words.get(key)
+    if words is None:
+        words = [
+            action_in_words(timeline, move.step - 1, Action.parse(move.text), names)
+            for move in timeline.moves
+        ]
+        timeline.words[key] = words
+    return words
+
+
+def action_in_words(timeline: Timeline, step: int, action: Action, names: Sequence[str]) -> str:
+    """``action`` in words, as a move made at ``step`` (played or not)."""
+    view = timeline.game_at(step).view(action.seat)
+    return describe_action(action, names, view=view)
 
 
 def step_state(timeline: Timeline, step: int, seat: int | None = None) -> dict[str, Any]:

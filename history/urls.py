@@ -6,7 +6,7 @@ app_name = "history"
 
 urlpatterns = [
     path("u/<str:username>/games/", views.my_games, name="games"),
-    path("games/<int:pk>/replay/", views.replay, name="replay"),
-    path("games/<int:pk>/replay/record.json", views.record, name="record"),
+    path("games/<id:pk>/replay/", views.replay, name="replay"),
+    path("games/<id:pk>/replay/record.json", views.record, name="record"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
 ]

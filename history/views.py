@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from analysis import panel
 from games.models import Match, RuleVariant, Seat
 from history import replay as replay_service
 from history import services
@@ -91,7 +92,8 @@ def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
         raise Http404(_("No such game."))
     timeline = replay_service.timeline_for(deal)
     step = _int(request.GET.get("step"))
-    step = timeline.last if step is None else max(0, min(step, timeline.last))
+    # A replay opens at the deal, or exactly at the step a shared link names.
+    step = 0 if step is None else max(0, min(step, timeline.last))
     seat = _int(request.GET.get("seat"))
     if seat is not None and not 0 <= seat < timeline.players:
         seat = None
@@ -102,6 +104,10 @@ def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
 
     def url(step: int) -> str:
         return step_url(base, deal.number, step, seat)
+
+    name_list = [names.get(n, f"#{n}") for n in range(players)]
+    words = replay_service.moves_in_words(timeline, name_list)
+    analysis_row, review = panel.stored_review(deal, name_list)
 
     seat_rows = []
     for number in range(players):
@@ -124,15 +130,16 @@ def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
     if seat is not None or not partial:
         move_list = move_list_html(
             timeline.moves if seat is None else timeline.moves[:step],
-            names,
             base=base,
             deal=deal.number,
             step=step,
             seat=seat,
             oob=partial,
+            words=words,
+            marks=panel.move_marks(review),
         )
     current = timeline.moves[step - 1] if step else None
-    return {
+    context = {
         "match": match,
         "deal": deal,
         "deals": []
@@ -147,7 +154,7 @@ def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
         "move_list": None if partial else move_list,
         "oob_move_list": move_list if partial else None,
         "current": current,
-        "current_name": names.get(current.seat) if current else "",
+        "current_words": words[step - 1] if step else "",
         "result_text": _result_text(deal, names),
         "urls": {
             "first": url(0),
@@ -159,7 +166,28 @@ def _replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
         },
         "seat_choices": [(n, names.get(n, f"#{n}")) for n in range(players)],
         "speeds": SPEEDS,
+        "note": panel.step_note(review, timeline, step, seat, name_list, url),
+        "share_url": None if match.is_private else request.build_absolute_uri(url(step)),
     }
+    if not partial:
+        own_seat = next(
+            (s.number for s in seats if s.user_id and s.user_id == request.user.pk), None
+        )
+        context.update(
+            panel.review_panel(
+                match,
+                deal,
+                analysis_row,
+                review,
+                names=name_list,
+                timeline=timeline,
+                url=url,
+                step=step,
+                seat=seat,
+                own_seat=own_seat,
+            )
+        )
+    return context
 
 
 def _deal_or_404(request: HttpRequest, pk: int):

@@ -119,12 +119,13 @@ def bar_chart(
             )
         )
     return format_html(
-        '<svg class="chart" role="img" aria-label="{}" viewBox="0 0 {} {}" width="100%" '
-        'style="max-width:{}px" xmlns="http://www.w3.org/2000/svg"><title>{}</title>{}</svg>',
+        '<svg class="chart" role="img" aria-label="{}" viewBox="0 0 {} {}" width="{}" '
+        'height="{}" xmlns="http://www.w3.org/2000/svg"><title>{}</title>{}</svg>',
         title,
         width,
         height,
         width,
+        height,
         title,
         format_html_join(
             "",

@@ -16,22 +16,30 @@ from .levels import PolicyBot
 from .search import HardBot
 
 LEVELS = ("random", "easy", "medium", "hard")
+# Bots that are not lobby levels: the outside yardstick of the benchmark.
+BASELINES = ("greedy",)
+
+# Elo of each level (random = 1000), rounded, from the duplicate tournament in 2-player
+# podkidnoy that ``benchmarks/bot_tournament.py`` prints (see docs/performance.md). The
+# lobby shows them beside the level names; rerun the benchmark when a level changes.
+ELO = {"random": 1000, "easy": 1600, "medium": 1650, "hard": 1950}
 
 _BOTS: dict[str, Bot] = {
     "random": PolicyBot("random"),
     "easy": PolicyBot("easy"),
     "medium": PolicyBot("medium"),
     "hard": HardBot(),
+    "greedy": PolicyBot("greedy"),
 }
 
 
 def get_bot(level: str) -> Bot:
-    """The bot of ``level`` (one of LEVELS); ValueError for an unknown level."""
+    """The bot of ``level`` (one of LEVELS or BASELINES); ValueError for an unknown one."""
     try:
         return _BOTS[level]
     except KeyError:
         raise ValueError(
-            f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}"
+            f"unknown bot level {level!r}; expected one of {', '.join(LEVELS + BASELINES)}"
         ) from None
 
 
@@ -39,12 +47,16 @@ def choose(
     level: str, knowledge: Knowledge, rng: random.Random, seconds: float | None = None
 ) -> Action | None:
     """The bot's action for ``knowledge.seat``; ``seconds`` overrides the default budget."""
-    budget = DEFAULT_BUDGET if seconds is None else Budget(seconds=seconds)
+    budget = DEFAULT_BUDGET
+    if seconds is not None:
+        budget = Budget(seconds=seconds, iterations=DEFAULT_BUDGET.iterations)
     return get_bot(level).choose_action(knowledge, rng, budget)
 
 
 __all__ = [
+    "BASELINES",
     "DEFAULT_BUDGET",
+    "ELO",
     "LEVELS",
     "Bot",
     "Budget",

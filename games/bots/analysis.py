@@ -3,9 +3,15 @@
 For every decision of a seat (a moment with more than one legal action for it), the
 position is judged from that seat's Knowledge at that moment, never from the real
 deal: two-player endgames with an empty talon are solved exactly; elsewhere every action
-is played out on the same sampled deals with the ``medium`` policy (common random
+is played out on the same sampled deals (weighted by what the players did in public,
+see inference.py) with the ``medium`` policy (common random
 numbers, so the differences between actions are not drowned in deal luck).
-``before`` is the chance with the best action, ``after`` with the action played.
+``before`` is the chance with the best action, ``after`` with the action played, and
+``values`` the chance after each legal action.
+
+``chances[step][seat]`` is each seat's chance of not being the fool after ``step``
+moves, judged the same way from that seat's own knowledge then (exact once the game is
+over); after a judged decision the deciding seat's point is that decision's ``after``.
 """
 
 from __future__ import annotations
@@ -20,9 +26,10 @@ from games.engine import Action, Game, Knowledge
 
 from . import endgame, fast
 from .base import rebuild
+from .inference import Inference
 
-MISTAKE_POINTS = 15.0
-ANALYSIS_FORMAT = "durak-analysis/1"
+MISTAKE_POINTS = 20.0
+ANALYSIS_FORMAT = "durak-analysis/2"
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,7 @@ class Decision:
     exact: bool
     options: int
     samples: int
+    values: dict[str, float]
 
 
 def action_values(
@@ -76,11 +84,12 @@ def action_values(
         if values is not None:
             return [100.0 if values[a] else 0.0 for a in acts], True, 0
     totals = [0.0] * len(acts)
+    inference = Inference.of(knowledge)
     n = 0
     while n < budget.samples and (
         n < budget.min_samples or time.perf_counter() - start < budget.seconds
     ):
-        deal = knowledge.determinize(rng)
+        deal = inference.deal(rng)
         for i, a in enumerate(acts):
             g = deal.copy()
             g.apply(a)
@@ -88,6 +97,53 @@ def action_values(
             totals[i] += fast.not_fool(g, seat)
         n += 1
     return [100.0 * t / n for t in totals], False, n
+
+
+def position_value(knowledge: Knowledge, rng: random.Random, budget: AnalysisBudget) -> float:
+    """The seat's chance (0-100) of not being the fool from here, by the same means as
+    :func:`action_values` (solved two-seat endgames, else medium playouts of sampled deals)."""
+    seat = knowledge.seat
+    start = time.perf_counter()
+    g0 = rebuild(knowledge)
+    if g0.is_over or fast.decider(g0) is None:
+        return 100.0 * fast.not_fool(g0, seat)
+    if endgame.applicable(g0):
+        try:
+            wins = endgame.Solver(seat, start + budget.seconds * 4, None).wins(g0)
+        except endgame.OutOfBudget:
+            pass
+        else:
+            return 100.0 if wins else 0.0
+    total = 0.0
+    n = 0
+    while n < budget.samples and (
+        n < budget.min_samples or time.perf_counter() - start < budget.seconds
+    ):
+        deal = knowledge.determinize(rng)
+        fast.playout(deal, fast.medium_move, rng)
+        total += fast.not_fool(deal, seat)
+        n += 1
+    return 100.0 * total / n
+
+
+def _chances(game: Game, seed: int, budget: AnalysisBudget) -> list[float]:
+    if game.is_over:
+        return [100.0 * fast.not_fool(game, s) for s in range(game.players)]
+    # Every seat is judged after every move, so a step shares half a decision's time
+    # among the seats; a position costs one playout per sample where a decision costs
+    # one per option, so two seats get twice a decision's samples each (fewer with more
+    # seats).  The same seed at every step keeps neighbouring points' sampled deals
+    # alike, so the graph shows the moves rather than the sampling noise.
+    players = game.players
+    wider = AnalysisBudget(
+        budget.seconds / (2 * players),
+        max(budget.min_samples, 4 * budget.samples // players),
+        budget.min_samples,
+    )
+    return [
+        round(position_value(game.knowledge(s), random.Random(seed), wider), 1)
+        for s in range(game.players)
+    ]
 
 
 def analyse_record(
@@ -115,17 +171,23 @@ def analyse_record(
         probe.apply(a)
     rng = random.Random(seed)
     decisions: list[Decision] = []
-    done = 0
     if progress is not None:
-        progress(0, len(todo))
+        progress(0, len(actions))
     todo_set = set(todo)
+    # A position is judged in one sampled pass, a decision in one per option.
+    chances = [_chances(game, seed, budget)]
     for i, a in enumerate(actions):
+        judged = None
         if i in todo_set:
-            decisions.append(_judge(game, i, a, rng, budget))
-            done += 1
-            if progress is not None:
-                progress(done, len(todo))
+            judged = _judge(game, i, a, rng, budget)
+            decisions.append(judged)
         game.apply(a)
+        point = _chances(game, seed, budget)
+        if judged is not None and not game.is_over:
+            point[judged.seat] = judged.after
+        chances.append(point)
+        if progress is not None:
+            progress(i + 1, len(actions))
     return {
         "format": ANALYSIS_FORMAT,
         "seats": sorted(wanted),
@@ -133,6 +195,7 @@ def analyse_record(
         "threshold": MISTAKE_POINTS,
         "decisions": [asdict(d) for d in decisions],
         "mistakes": sum(d.mistake for d in decisions),
+        "chances": chances,
     }
 
 
@@ -166,8 +229,9 @@ def _judge(
         after=round(after, 1),
         loss=round(loss, 1),
         best=str(acts[best_i]),
-        mistake=loss > MISTAKE_POINTS,
+        mistake=loss >= MISTAKE_POINTS,
         exact=exact,
         options=len(acts),
         samples=samples,
+        values={str(x): round(v, 1) for x, v in zip(acts, values, strict=True)},
     )

@@ -12,14 +12,15 @@ from __future__ import annotations
 import random
 import time
 
-from games.engine import Action, Game
-from games.engine.game import OVER
+from games.engine import Action, Game, Rules
 
 from . import fast
 
 _RNG = random.Random(0)
+# Solved positions: (variant number, seat, position key) -> does seat avoid being the fool.
 _TABLE: dict[tuple, bool] = {}
 _MAX_TABLE = 1_500_000
+_VARIANTS: dict[Rules, int] = {}
 
 
 class OutOfBudget(Exception):
@@ -28,33 +29,14 @@ class OutOfBudget(Exception):
 
 def applicable(g: Game) -> bool:
     """True when the talon is empty and exactly two seats from opposing sides still play."""
-    if g._phase == OVER or g._talon:
+    if g.is_over or g.talon_count:
         return False
-    alive = [s for s in range(g._c.n) if not g._out >> s & 1]
+    out = g.out_order
+    alive = [s for s in range(g.players) if s not in out]
     if len(alive) != 2:
         return False
-    team = g._c.team
-    return team is None or team[alive[0]] != team[alive[1]]
-
-
-def _key(g: Game, seat: int) -> tuple:
-    return (
-        id(g._c),
-        seat,
-        tuple(g._hands),
-        tuple(g._tatt),
-        tuple(g._tdef),
-        g._phase,
-        g._att,
-        g._def,
-        g._done,
-        g._cap,
-        g._nbeat,
-        g._shown,
-        g._out,
-        g._empty,
-        g._bout == 0,
-    )
+    team = g.team_of(alive[0])
+    return team is None or team != g.team_of(alive[1])
 
 
 def _ordered(g: Game, s: int, acts: list[Action]) -> list[Action]:
@@ -73,16 +55,19 @@ class Solver:
         self.nodes = 0
         # Per search, not global: bots may search in several threads at once.
         self.in_progress: set[tuple] = set()
+        self.variant: int | None = None  # numbered once per search: hashing Rules is slow
 
     def _mine(self, g: Game, s: int) -> bool:
-        team = g._c.team
-        return s == self.seat or (team is not None and team[s] == team[self.seat])
+        team = g.team_of(s)
+        return s == self.seat or (team is not None and team == g.team_of(self.seat))
 
     def wins(self, g: Game) -> bool:
         """True if ``seat`` is not the fool with best play from here by both sides."""
-        if g._phase == OVER:
+        if g.is_over:
             return fast.not_fool(g, self.seat) > 0.5
-        key = _key(g, self.seat)
+        if self.variant is None:
+            self.variant = _VARIANTS.setdefault(g.rules, len(_VARIANTS))
+        key = (self.variant, self.seat, g.position_key())
         hit = _TABLE.get(key)
         if hit is not None:
             return hit

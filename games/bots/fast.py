@@ -1,7 +1,7 @@
 """Fast policies that play on a full ``Game`` (a determinized one inside the bots).
 
-They read the engine's bit-mask state directly, because the search runs them thousands of
-times per move. Every policy here looks only at the acting seat's own hand and at public
+They read the engine's state through its mask-level read API (``hand_mask``,
+``unbeaten_mask``...), because the search runs them thousands of times per move. Every policy here looks only at the acting seat's own hand and at public
 facts (table, counts, talon size, discard pile), so running one on a determinized game
 decides exactly as it would on the real one.
 """
@@ -12,18 +12,8 @@ import random
 from collections.abc import Callable
 
 from games.engine import Action, Game
-from games.engine.actions import (
-    K_ATTACK,
-    K_DEFEND,
-    K_DONE,
-    K_SHOW,
-    K_SWAP,
-    K_TAKE,
-    K_TRANSFER,
-    defend_action,
-)
+from games.engine.actions import defend_action
 from games.engine.cards import BEATERS, BIT, DECK_MASK, RANK_MASK, SUIT_MASK
-from games.engine.game import DEFEND, LEAD, OVER
 
 Policy = Callable[[Game, int, list[Action], random.Random], Action]
 
@@ -33,24 +23,21 @@ TRUMP_THROW_TALON = 4
 
 def decider(g: Game) -> int | None:
     """Whose decision it is: the defender while cards are unbeaten, else pending attackers."""
-    ph = g._phase
-    if ph == OVER:
+    if g.is_over:
         return None
-    if ph == LEAD:
-        return g._att
-    if ph == DEFEND and g._unb:
-        return g._def
-    pend = g._elig & ~g._done & ~g._empty
-    att = g._att
-    if pend >> att & 1:
-        return att
-    n = g._c.n
-    s = att
-    for _ in range(n - 1):
-        s = s + 1 if s + 1 < n else 0
-        if pend >> s & 1:
+    ph = g.phase
+    if ph == "attack":
+        return g.attacker
+    if ph == "defend" and g.unbeaten_mask:
+        return g.defender
+    # Here to_act() holds only attackers who may still add cards or say done; the
+    # principal attacker decides first, then the others in seat order after it.
+    seats = g.to_act()
+    att = g.attacker
+    for s in seats:
+        if s >= att:
             return s
-    return None
+    return seats[0] if seats else None
 
 
 def legal(g: Game, seat: int) -> list[Action]:
@@ -86,7 +73,7 @@ def _cheapest(mask: int, tsuit: int) -> int:
 
 def _swap(acts: list[Action]) -> Action | None:
     for a in acts:
-        if a._k == K_SWAP:
+        if a.kind == "swap":
             return a
     return None
 
@@ -105,26 +92,32 @@ def easy_move(g: Game, seat: int, acts: list[Action], rng: random.Random) -> Act
     sw = _swap(acts)
     if sw is not None:
         return sw
-    ts = g._tsuit
-    ph = g._phase
-    if ph == LEAD:
-        singles = [a for a in acts if a._k == K_ATTACK and len(a._i) == 1]
-        return min(singles, key=lambda a: value(a._i[0], ts))
-    if seat == g._def:
-        defs = [a for a in acts if a._k == K_DEFEND]
+    ts = g.trump_suit_index
+    ph = g.phase
+    if ph == "attack":
+        singles = [a for a in acts if a.kind == "attack" and len(a.card_indices) == 1]
+        return min(singles, key=lambda a: value(a.card_indices[0], ts))
+    if seat == g.defender:
+        defs = [a for a in acts if a.kind == "defend"]
         if defs:
-            return min(defs, key=lambda a: (value(a._i[1], ts), -value(a._i[0], ts)))
+            return min(
+                defs, key=lambda a: (value(a.card_indices[1], ts), -value(a.card_indices[0], ts))
+            )
         for a in acts:
-            if a._k == K_TAKE:
+            if a.kind == "take":
                 return a
         return acts[0]
-    throws = [a for a in acts if a._k == K_ATTACK and len(a._i) == 1 and a._i[0] & 3 != ts]
+    throws = [
+        a
+        for a in acts
+        if a.kind == "attack" and len(a.card_indices) == 1 and a.card_indices[0] & 3 != ts
+    ]
     if throws:
-        return min(throws, key=lambda a: value(a._i[0], ts))
+        return min(throws, key=lambda a: value(a.card_indices[0], ts))
     for a in acts:
-        if a._k == K_DONE:
+        if a.kind == "done":
             return a
-    return min(acts, key=lambda a: sum(value(c, ts) for c in a._i))
+    return min(acts, key=lambda a: sum(value(c, ts) for c in a.card_indices))
 
 
 # ---------------------------------------------------------------------- medium
@@ -137,25 +130,25 @@ def medium_move(g: Game, seat: int, acts: list[Action], rng: random.Random) -> A
     sw = _swap(acts)
     if sw is not None:
         return sw
-    ph = g._phase
-    if ph == LEAD:
+    ph = g.phase
+    if ph == "attack":
         return _lead(g, seat, acts)
-    if seat == g._def:
+    if seat == g.defender:
         return _defend(g, seat, acts)
     return _throw(g, seat, acts)
 
 
 def _outstanding(g: Game, seat: int) -> int:
     """Cards this seat has not seen leave play: other hands and the talon."""
-    return DECK_MASK[g._c.rules.deck_size] & ~g._discard & ~g._hands[seat] & ~g._tmask
+    return DECK_MASK[g.rules.deck_size] & ~g.discard_mask & ~g.hand_mask(seat) & ~g.table_mask
 
 
 def _lead(g: Game, seat: int, acts: list[Action]) -> Action:
-    ts = g._tsuit
+    ts = g.trump_suit_index
     trumps = SUIT_MASK[ts]
-    hand = g._hands[seat]
-    talon = len(g._talon)
-    by_mask = {a._m: a for a in acts if a._k == K_ATTACK}
+    hand = g.hand_mask(seat)
+    talon = g.talon_count
+    by_mask = {a.card_mask: a for a in acts if a.kind == "attack"}
     plain = hand & ~trumps
     if plain:
         if talon == 0:
@@ -182,24 +175,24 @@ def _lead(g: Game, seat: int, acts: list[Action]) -> Action:
 
 
 def _defend(g: Game, seat: int, acts: list[Action]) -> Action:
-    ts = g._tsuit
+    ts = g.trump_suit_index
     trumps = SUIT_MASK[ts]
-    hand = g._hands[seat]
-    talon = len(g._talon)
+    hand = g.hand_mask(seat)
+    talon = g.talon_count
     beat = BEATERS[ts]
     take = None
     transfers = []
     for a in acts:
-        k = a._k
-        if k == K_TAKE:
+        k = a.kind
+        if k == "take":
             take = a
-        elif k in (K_TRANSFER, K_SHOW):
+        elif k in ("transfer", "show"):
             transfers.append(a)
     for a in transfers:
-        if a._k == K_SHOW:
+        if a.kind == "show":
             # Showing costs nothing: the trump stays in hand.
             return a
-    attack = sorted(_bits(g._unb), key=lambda c: -value(c, ts))
+    attack = sorted(_bits(g.unbeaten_mask), key=lambda c: -value(c, ts))
     used = 0
     plan: list[tuple[int, int]] = []
     for a in attack:
@@ -212,19 +205,26 @@ def _defend(g: Game, seat: int, acts: list[Action]) -> Action:
         plan.append((a, b))
     cheap_transfer = None
     if transfers:
-        cheap_transfer = min(transfers, key=lambda a: (len(a._i), sum(value(c, ts) for c in a._i)))
+        cheap_transfer = min(
+            transfers,
+            key=lambda a: (len(a.card_indices), sum(value(c, ts) for c in a.card_indices)),
+        )
     if not plan:
         if cheap_transfer is not None:
             return cheap_transfer
         return take  # type: ignore[return-value]
     used_trumps = used & trumps
     high_used = any((b >> 2) >= RANK_Q for b in _bits(used))
-    if cheap_transfer is not None and not cheap_transfer._m & trumps and (used_trumps or high_used):
+    if (
+        cheap_transfer is not None
+        and not cheap_transfer.card_mask & trumps
+        and (used_trumps or high_used)
+    ):
         return cheap_transfer
     if talon > 0 and used_trumps and take is not None:
-        attack_plain = g._tmask & ~trumps
+        attack_plain = g.table_mask & ~trumps
         all_low = all((c >> 2) <= RANK_T for c in _bits(attack_plain))
-        n_table = len(g._tatt) + g._nbeat
+        n_table = g.table_mask.bit_count()
         if talon >= 8 and n_table <= 2 and all_low and hand.bit_count() <= 6:
             return take
         high_trump = any((b >> 2) >= RANK_Q for b in _bits(used_trumps))
@@ -238,23 +238,23 @@ def _throw(g: Game, seat: int, acts: list[Action]) -> Action:
     # Tuned against ``easy`` in self-play: shedding every plain card that fits beats
     # holding high ones back, and once the talon is nearly gone trumps go too (a card
     # the defender must beat or take hurts most when nobody can refill).
-    ts = g._tsuit
+    ts = g.trump_suit_index
     trumps = SUIT_MASK[ts]
-    talon = len(g._talon)
+    talon = g.talon_count
     done = None
     throws = []
     for a in acts:
-        if a._k == K_ATTACK:
+        if a.kind == "attack":
             throws.append(a)
-        elif a._k == K_DONE:
+        elif a.kind == "done":
             done = a
     if not throws:
         return done if done is not None else acts[0]
     trumps_ok = talon <= TRUMP_THROW_TALON
-    good = [a for a in throws if trumps_ok or not a._m & trumps]
+    good = [a for a in throws if trumps_ok or not a.card_mask & trumps]
     if not good:
-        return done if done is not None else min(throws, key=lambda a: value(a._i[0], ts))
-    return min(good, key=lambda a: (-len(a._i), value(a._i[0], ts)))
+        return done if done is not None else min(throws, key=lambda a: value(a.card_indices[0], ts))
+    return min(good, key=lambda a: (-len(a.card_indices), value(a.card_indices[0], ts)))
 
 
 POLICIES: dict[str, Policy] = {"random": random_move, "easy": easy_move, "medium": medium_move}
@@ -263,7 +263,7 @@ POLICIES: dict[str, Policy] = {"random": random_move, "easy": easy_move, "medium
 def playout(g: Game, policy: Policy, rng: random.Random, max_steps: int = 2000) -> None:
     """Play ``g`` to the end in place, every seat following ``policy``."""
     steps = 0
-    while g._phase != OVER and steps < max_steps:
+    while not g.is_over and steps < max_steps:
         s = decider(g)
         if s is None:
             break
@@ -277,12 +277,12 @@ def not_fool(g: Game, seat: int) -> float:
 
     With ``one_winner`` nobody is the fool, so the score is 1.0 for the winner only.
     """
-    r = g._result
+    r = g.result
     if r is None:
         return 0.5
-    if g._c.rules.one_winner:
+    if g.rules.one_winner:
         return 1.0 if r["winner"] == seat or r["draw"] else 0.0
-    team = g._c.team
+    team = g.team_of(seat)
     if team is not None:
-        return 0.0 if r["fool_team"] == team[seat] else 1.0
+        return 0.0 if r["fool_team"] == team else 1.0
     return 0.0 if r["fool"] == seat else 1.0

@@ -1,4 +1,7 @@
-"""The three policy levels behind the common interface (the search level is in search.py)."""
+"""The policy levels and the greedy baseline behind the common interface.
+
+The search level is in search.py.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from games.engine import Action, Knowledge
 
 from . import fast
 from .base import Budget, rebuild
+from .greedy import greedy_move
 
 
 class PolicyBot:
@@ -15,7 +19,7 @@ class PolicyBot:
 
     def __init__(self, level: str) -> None:
         self.level = level
-        self._policy = fast.POLICIES[level]
+        self._policy = greedy_move if level == "greedy" else fast.POLICIES[level]
 
     def choose_action(
         self, knowledge: Knowledge, rng: random.Random, budget: Budget | None = None

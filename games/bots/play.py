@@ -17,13 +17,14 @@ def play_game(
     levels: Sequence[str],
     rng: random.Random,
     budgets: dict[str, Budget] | None = None,
-    on_move: Callable[[int, Action, float], None] | None = None,
+    on_move: Callable[[int, Action, float, float], None] | None = None,
     max_moves: int = 5000,
 ) -> Game:
     """Play ``game`` to the end in place; seat ``s`` is played by ``levels[s]``.
 
-    Each bot gets only ``game.knowledge(seat)``. ``on_move(seat, action, seconds)`` is
-    called after every decision.
+    Each bot gets only ``game.knowledge(seat)``. ``on_move(seat, action, wall, cpu)`` is
+    called after every decision with its wall and process CPU seconds (on a shared
+    machine the CPU time is what the decision cost one core).
     """
     budgets = budgets or {}
     for _ in range(max_moves):
@@ -35,11 +36,13 @@ def play_game(
         level = levels[seat]
         knowledge = game.knowledge(seat)
         t = time.perf_counter()
+        cpu = time.process_time()
         action = get_bot(level).choose_action(knowledge, rng, budgets.get(level))
+        cpu = time.process_time() - cpu
         dt = time.perf_counter() - t
         if action is None:
             raise RuntimeError(f"{level} bot returned no action for seat {seat} on its turn")
         game.apply(action)
         if on_move is not None:
-            on_move(seat, action, dt)
+            on_move(seat, action, dt, cpu)
     return game

@@ -1,8 +1,12 @@
-"""The ``hard`` level: determinized Monte Carlo search plus the exact endgame solver.
+"""The ``hard`` level: weighted determinized search plus the exact endgame solver.
 
-Each iteration deals the unseen cards at random from the seat's Knowledge, picks a root
-action by UCB1, and plays the game out with the ``medium`` policy for every seat. Once
-the position is a two-player endgame with an empty talon it is solved exactly instead.
+The unseen cards are dealt by the weights of ``inference.Inference`` (what each player
+took, passed or did not beat), not uniformly. The root actions are compared by
+sequential halving with common random numbers: each sampled deal is played out once
+after every action still in the race, so the comparison is between actions on the same
+cards, not between lucky and unlucky deals; after each round the worse half drops out
+and the survivors get more deals. Playouts use the ``medium`` policy for every seat.
+Once the position is a two-player endgame with an empty talon it is solved exactly.
 """
 
 from __future__ import annotations
@@ -11,15 +15,26 @@ import math
 import random
 import time
 
-from games.engine import Action, Knowledge
+from games.engine import Action, Game, Knowledge
 
 from . import endgame, fast
 from .base import DEFAULT_BUDGET, Budget, rebuild
+from .inference import Inference
 
-EXPLORE = 0.6
-# Without a time limit the solver still needs a bound; nodes per rollout it may spend.
+# Without a time limit the solver still needs a bound; nodes per playout it may spend.
 NODES_PER_ITERATION = 30
 MIN_SOLVER_NODES = 500
+
+
+def score(game: Game, seat: int) -> float:
+    """1 when ``seat`` is not the fool, 0 when it is, 0.5 for a draw (nobody the fool).
+
+    Valuing a draw like a win would let the search settle for one when it could win.
+    """
+    result = game.result
+    if result is None or result["draw"]:
+        return 0.5
+    return fast.not_fool(game, seat)
 
 
 def evaluate(
@@ -27,50 +42,47 @@ def evaluate(
     acts: list[Action],
     rng: random.Random,
     budget: Budget,
-    uniform: bool = False,
     start: float | None = None,
-) -> tuple[list[int], list[float]]:
-    """Visit counts and total rewards per action (reward: 1 when the seat is not the fool).
+) -> tuple[list[int], list[float], list[int]]:
+    """Playouts, total rewards and rounds survived per action.
 
-    ``uniform`` spreads the rollouts evenly (estimates for every action, for analysis);
-    otherwise UCB1 concentrates them on the promising actions. ``start`` is when the
-    move's clock started (the endgame solver may already have spent part of it).
+    A reward is ``score`` of the played-out game. ``budget.iterations`` counts playouts
+    (the plan when only seconds are given is ``DEFAULT_BUDGET.iterations``); ``start`` is
+    when the move's clock started (the endgame solver may already have spent part of it).
     """
     deadline = budget.deadline(start)
-    limit = budget.iterations
-    if limit is None and budget.seconds is None:
-        limit = DEFAULT_ITERATIONS
+    limit = budget.iterations or DEFAULT_BUDGET.iterations or 1
     seat = knowledge.seat
     k = len(acts)
     visits = [0] * k
     total = [0.0] * k
+    survived = [0] * k
+    inference = Inference.of(knowledge)
     policy = fast.medium_move
-    it = 0
-    while True:
-        if limit is not None and it >= limit:
+    alive = list(range(k))
+    rounds = max(1, math.ceil(math.log2(k)))
+    spent = 0
+    for r in range(rounds):
+        deals = max(1, (limit - spent) // ((rounds - r) * len(alive)))
+        for n in range(deals):
+            if n and time.perf_counter() > deadline:
+                break
+            deal = inference.deal(rng)
+            for i in alive:
+                g = deal.copy()
+                g.apply(acts[i])
+                fast.playout(g, policy, rng)
+                visits[i] += 1
+                total[i] += score(g, seat)
+            spent += len(alive)
+        for i in alive:
+            survived[i] += 1
+        if time.perf_counter() > deadline or len(alive) == 1:
             break
-        if it and time.perf_counter() > deadline:
-            break
-        if uniform or it < k:
-            i = it % k
-        else:
-            log_n = math.log(it)
-            best = -1.0
-            i = 0
-            for j in range(k):
-                score = total[j] / visits[j] + EXPLORE * math.sqrt(log_n / visits[j])
-                if score > best:
-                    best, i = score, j
-        g = knowledge.determinize(rng)
-        g.apply(acts[i])
-        fast.playout(g, policy, rng)
-        visits[i] += 1
-        total[i] += fast.not_fool(g, seat)
-        it += 1
-    return visits, total
-
-
-DEFAULT_ITERATIONS = 400
+        # Keep the better half (stable: on a tie the earlier action, the policy's, stays).
+        alive.sort(key=lambda i: -total[i] / visits[i])
+        alive = sorted(alive[: max(1, (len(alive) + 1) // 2)])
+    return visits, total, survived
 
 
 class HardBot:
@@ -92,11 +104,14 @@ class HardBot:
             found = self._solve(g, seat, budget, start)
             if found is not None:
                 return found
-        # The policy's move first: under time pressure it is the one surely visited.
+        # The policy's move first: under time pressure it is the one surely kept.
         first = fast.medium_move(g, seat, acts, rng)
         acts = [first] + [a for a in acts if a != first]
-        visits, total = evaluate(knowledge, acts, rng, budget, start=start)
-        best = max(range(len(acts)), key=lambda j: (visits[j], total[j]))
+        visits, total, survived = evaluate(knowledge, acts, rng, budget, start=start)
+        best = max(
+            range(len(acts)),
+            key=lambda j: (survived[j], total[j] / visits[j] if visits[j] else 0.0, -j),
+        )
         return acts[best]
 
     def _solve(self, g, seat: int, budget: Budget, start: float) -> Action | None:

@@ -33,11 +33,24 @@ class Action:
     then suit C D H S); ``defend`` keeps its order: the attack card, then the beating card.
     """
 
-    __slots__ = ("seat", "kind", "cards", "_k", "_m", "_i", "_h", "_s", "_ev", "_ev_lead")
+    __slots__ = (
+        "seat",
+        "kind",
+        "cards",
+        "card_mask",
+        "card_indices",
+        "_kind_code",
+        "_hash",
+        "_text",
+        "_event",
+        "_lead_event",
+    )
 
     seat: int
     kind: str
     cards: tuple[str, ...]
+    card_mask: int  # the cards as a mask (bit ``card_index(code)`` per card)
+    card_indices: tuple[int, ...]  # the cards' indices, in the order of ``cards``
 
     def __init__(self, seat: int, kind: str, cards: tuple[str, ...] | list[str] = ()) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
@@ -136,18 +149,18 @@ class Action:
             return NotImplemented
         return (
             self.seat == other.seat  # type: ignore[attr-defined]
-            and self._k == other._k  # type: ignore[attr-defined]
+            and self._kind_code == other._kind_code  # type: ignore[attr-defined]
             and self.cards == other.cards  # type: ignore[attr-defined]
         )
 
     def __hash__(self) -> int:
-        return self._h
+        return self._hash
 
     def __str__(self) -> str:
-        return self._s
+        return self._text
 
     def __repr__(self) -> str:
-        return f"Action({self._s!r})"
+        return f"Action({self._text!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Action, (self.seat, self.kind, self.cards))
@@ -161,11 +174,11 @@ def _init(a: Action, seat: int, kind: str, k: int, cards: tuple, mask: int, idx:
     sa(a, "seat", seat)
     sa(a, "kind", kind)
     sa(a, "cards", cards)
-    sa(a, "_k", k)
-    sa(a, "_m", mask)
-    sa(a, "_i", idx)
-    sa(a, "_h", hash((seat, k, cards)))
-    sa(a, "_s", " ".join((str(seat), kind, *cards)))
+    sa(a, "card_mask", mask)
+    sa(a, "card_indices", idx)
+    sa(a, "_kind_code", k)
+    sa(a, "_hash", hash((seat, k, cards)))
+    sa(a, "_text", " ".join((str(seat), kind, *cards)))
     # The event this action causes when it does not depend on the state, built once:
     # events are immutable values, so every game applying this action can share it.
     ev = lead = None
@@ -178,8 +191,8 @@ def _init(a: Action, seat: int, kind: str, k: int, cards: tuple, mask: int, idx:
         ev = SaidDone(seat)
     elif k == K_TAKE:
         ev = Took(seat)
-    sa(a, "_ev", ev)
-    sa(a, "_ev_lead", lead)
+    sa(a, "_event", ev)
+    sa(a, "_lead_event", lead)
 
 
 def _make(seat: int, k: int, idx: tuple[int, ...]) -> Action:

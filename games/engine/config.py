@@ -8,70 +8,77 @@ from typing import Any
 from .cards import BIT, DECK_MASK, card_index
 from .rules import Rules
 
-LEAD, DEFEND, TAKING, OVER = range(4)
+# The phase is kept as its public name: ``Game.phase`` then reads the field through a C
+# getter, and the engine compares against these same (interned) string objects.
 PHASES = ("attack", "defend", "taking", "over")
+LEAD, DEFEND, TAKING, OVER = PHASES
 
 _new = object.__new__
 
 
-class _Config:
+class Config:
     """Per-Rules constants, shared by every game and copy that uses those rules."""
 
     __slots__ = (
         "rules",
-        "n",
-        "hs",
-        "team",
-        "perev",
-        "showok",
-        "multi",
-        "fbl",
-        "scope",
-        "swap",
+        "players",
+        "hand_size",
+        "team_of",
+        "transfers",
+        "trump_show",
+        "multi_card_lead",
+        "first_bout_limit",
+        "throw_in",
+        "trump_six_swap",
         "all_seats",
         "deck_mask",
-        "elig_cache",
-        "nxt",
+        "attackers_cache",
+        "next_seat",
+        "seats_of",
         "hand_bytes",
-        "atk",
+        "attack_tables",
     )
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.n = rules.players
-        self.hs = rules.hand_size
-        self.team = rules.team_of
-        self.perev = rules.mode == "perevodnoy"
-        self.showok = rules.trump_show_transfer
-        self.multi = rules.multi_card_lead
-        self.fbl = rules.first_bout_limit
-        self.scope = rules.effective_throw_in
-        self.swap = rules.trump_six_swap
-        self.all_seats = (1 << self.n) - 1
+        self.players = rules.players
+        self.hand_size = rules.hand_size
+        self.team_of = rules.team_of
+        self.transfers = rules.mode == "perevodnoy"
+        self.trump_show = rules.trump_show_transfer
+        self.multi_card_lead = rules.multi_card_lead
+        self.first_bout_limit = rules.first_bout_limit
+        self.throw_in = rules.effective_throw_in
+        self.trump_six_swap = rules.trump_six_swap
+        self.all_seats = (1 << self.players) - 1
         self.deck_mask = DECK_MASK[rules.deck_size]
-        self.elig_cache: dict[int, int] = {}
-        self.nxt = tuple((s + 1) % self.n for s in range(self.n))
+        self.attackers_cache: dict[int, int] = {}
+        self.next_seat = tuple((s + 1) % self.players for s in range(self.players))
         # The bytes of a hand mask that can hold cards of this deck.
         self.hand_bytes = tuple(
             range(((self.deck_mask & -self.deck_mask).bit_length() - 1) >> 3, 7)
         )
-        # Attack lookup tables per (seat << 2 | room class), filled by game._attack_tables.
-        self.atk: list[Any] = [None] * 32
+        # The seats of each seat mask, in seat order.
+        self.seats_of = tuple(
+            tuple(s for s in range(self.players) if m >> s & 1) for m in range(1 << self.players)
+        )
+        # Attack lookup tables per (seat << 2 | room class), filled by legal._attack_tables.
+        self.attack_tables: list[Any] = [None] * 32
 
 
-_CONFIGS: dict[Rules, _Config] = {}
+_CONFIGS: dict[Rules, Config] = {}
 # The same, by the identity of a Rules object: hashing a Rules hashes all its fields. Each
 # entry keeps its Rules alive, so an id is never reused while it is in here.
-_BY_ID: dict[int, tuple[Rules, _Config]] = {}
+_BY_ID: dict[int, tuple[Rules, Config]] = {}
 
 
-def _config(rules: Rules) -> _Config:
+def config_for(rules: Rules) -> Config:
     e = _BY_ID.get(id(rules))
     if e is not None and e[0] is rules:
         return e[1]
     c = _CONFIGS.get(rules)
     if c is None:
-        c = _CONFIGS[rules] = _Config(rules)
+        c = _CONFIGS[rules] = Config(rules)
     if len(_BY_ID) >= 4096:
         _BY_ID.clear()
     _BY_ID[id(rules)] = (rules, c)

@@ -18,10 +18,10 @@ from .cards import (
 )
 from .config import (
     LEAD,
-    _config,
     _mask_of,
     _new,
     _rng,
+    config_for,
 )
 from .events import (
     Dealt,
@@ -33,46 +33,8 @@ from .rules import Rules
 if TYPE_CHECKING:
     from .game import Game
 
-_tn = tuple.__new__  # builds the NamedTuple events without their slower __new__
-_BIT = dict(enumerate(BIT)).__getitem__  # (a dict's: cheaper to call from map than a tuple's)
-
 # Each deck's codes in index order: the unshuffled deck of Game.new.
 _DECKS = {size: tuple(mask_to_codes(m)) for size, m in DECK_MASK.items()}
-
-
-def _shuffle_inline(rng: random.Random, x: list[str]) -> None:
-    # random.Random.shuffle with its _randbelow inlined: the same getrandbits calls, so
-    # the same order, without a Python call per card.
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-
-
-def _same_as_stdlib() -> bool:
-    for seed in range(20):
-        a, b = list(_DECKS[52]), list(_DECKS[52])
-        random.Random(seed).shuffle(a)
-        _shuffle_inline(random.Random(seed), b)
-        if a != b:
-            return False
-    return True
-
-
-# Checked once against this Python's own shuffle; any difference falls back to it.
-_INLINE_OK = _same_as_stdlib()
-
-
-def _shuffle(rng: random.Random, x: list[str]) -> None:
-    """``rng.shuffle(x)``; faster, with the same result, for a plain ``random.Random``."""
-    if rng.__class__ is random.Random and _INLINE_OK:
-        _shuffle_inline(rng, x)
-    else:
-        rng.shuffle(x)
 
 
 class DealMixin:
@@ -112,7 +74,7 @@ class DealMixin:
         """Shuffle a fresh deck with ``rng_or_seed`` (an int seed or a ``random.Random``)."""
         rng = _rng(rng_or_seed)
         deck = list(_DECKS[rules.deck_size])
-        _shuffle(rng, deck)
+        rng.shuffle(deck)
         g = _new(cls)
         g._setup(rules, deck, dealer, first_attacker, None, rng)
         return g
@@ -136,14 +98,14 @@ class DealMixin:
         ``trump`` only names the trump card (it must be in a hand or the discard).
         Every card not placed is in the discard pile. Such a game has no record.
         """
-        c = _config(rules)
-        n = c.n
+        c = config_for(rules)
+        n = c.players
         hs = [h.split() if isinstance(h, str) else list(h) for h in hands]
         tal = talon.split() if isinstance(talon, str) else list(talon)
         if len(hs) != n:
             raise ValueError(f"need {n} hands")
         g = _new(cls)
-        g._c = c
+        g._config = c
         g._hands = [_mask_of(h) for h in hs]
         tcard = card_index(trump)
         if tal and tal[-1] != trump:
@@ -156,44 +118,46 @@ class DealMixin:
             placed |= m
         if placed & ~c.deck_mask:
             raise ValueError("a card is not in this deck")
-        g._trump = tcard
-        g._tsuit = tcard & 3
-        g._beat = BEATERS[g._tsuit]
-        g._tatt = []
-        g._tdef = []
-        g._tmask = g._tclos = g._unb = g._natt = g._nbeat = 0
-        g._done = g._shown = g._elig = g._cap = 0
-        g._joined = []
-        g._bout = bout
+        g._trump_card = tcard
+        g._trump_suit = tcard & 3
+        g._beaters = BEATERS[g._trump_suit]
+        g._attack_cards = []
+        g._defence_cards = []
+        g._table_mask = g._table_ranks_mask = g._unbeaten_mask = g._attack_count = (
+            g._beaten_count
+        ) = 0
+        g._done_mask = g._shown_mask = g._attackers_mask = g._bout_limit = 0
+        g._joined_order = []
+        g._bout_number = bout
         g._out_order = list(out_order)
-        g._out = sum(1 << s for s in out_order)
-        g._empty = sum(1 << s for s in range(n) if not g._hands[s])
-        if g._talon and g._empty:
+        g._out_mask = sum(1 << s for s in out_order)
+        g._empty_mask = sum(1 << s for s in range(n) if not g._hands[s])
+        if g._talon and g._empty_mask:
             raise ValueError("while the talon lasts every player holds cards")
         if not g._talon:
             for s in range(n):
-                if not g._hands[s] and not g._out >> s & 1:
-                    g._out |= 1 << s
+                if not g._hands[s] and not g._out_mask >> s & 1:
+                    g._out_mask |= 1 << s
                     g._out_order.append(s)
-        g._known = [0] * n
-        g._discard = c.deck_mask & ~placed
-        g._six = 0
-        g._six_owner = -1
-        if c.swap and g._talon:
-            six_card = SIX_RANK * 4 + g._tsuit
-            if six_card != tcard and not g._discard >> six_card & 1:
-                g._six = BIT[six_card]
+        g._known_cards = [0] * n
+        g._discard_mask = c.deck_mask & ~placed
+        g._trump_six = 0
+        g._trump_six_holder = -1
+        if c.trump_six_swap and g._talon:
+            six_card = SIX_RANK * 4 + g._trump_suit
+            if six_card != tcard and not g._discard_mask >> six_card & 1:
+                g._trump_six = BIT[six_card]
                 for s in range(n):
-                    if g._hands[s] & g._six:
-                        g._six_owner = s
-        g._tdrawer = -1
-        g._sixes = [0] * n
-        g._hist = None
+                    if g._hands[s] & g._trump_six:
+                        g._trump_six_holder = s
+        g._trump_drawer = -1
+        g._last_play_sixes = [0] * n
+        g._history = None
         g._deal = (None, (attacker - 1) % n, attacker, "given")
         g._result = None
         g._phase = LEAD
-        g._over = False
-        g._def = -1
+        g._is_over = False
+        g._defender = -1
         ev: list[Any] = []
         if not g._check_over(ev):
             ev.append(g._start_bout(attacker))
@@ -211,24 +175,20 @@ class DealMixin:
     ) -> None:
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
-        c = self._c = _config(rules)
-        n = c.n
+        c = self._config = config_for(rules)
+        n = c.players
         if isinstance(deck, str) or not hasattr(deck, "__iter__"):
             raise ValueError("deck must be a list of card codes")
         codes = list(deck)
         try:
-            idx = [*map(INDEX.__getitem__, codes)]
+            idx = [INDEX[x] for x in codes]
         except (KeyError, TypeError):
             idx = [card_index(x) for x in codes]  # raises, naming the bad code
-        if len(set(idx)) == len(idx):
-            # No repeats, so the sum of the card bits is their union.
-            mask = sum(map(_BIT, idx))
-        else:
-            mask = 0
-            for i in idx:
-                if mask & BIT[i]:
-                    raise ValueError(f"deck holds {CODES[i]} twice")
-                mask |= BIT[i]
+        mask = 0
+        for i in idx:
+            if mask & BIT[i]:
+                raise ValueError(f"deck holds {CODES[i]} twice")
+            mask |= BIT[i]
         if mask != c.deck_mask:
             missing = mask_to_codes(c.deck_mask & ~mask)
             extra = mask_to_codes(mask & ~c.deck_mask)
@@ -243,10 +203,10 @@ class DealMixin:
             raise ValueError(f"dealer must be a seat 0-{n - 1}, not {dealer!r}")
 
         hands = [0] * n
-        dealt = n * c.hs
+        dealt = n * c.hand_size
         for i in range(n):
             # Round-robin deal: every n-th card of the dealt part (cards are distinct).
-            hands[(dealer + 1 + i) % n] = sum(map(_BIT, idx[i:dealt:n]))
+            hands[(dealer + 1 + i) % n] = sum([BIT[j] for j in idx[i:dealt:n]])
         known = [0] * n
         if dealt < len(idx):
             trump = idx[dealt]
@@ -260,7 +220,7 @@ class DealMixin:
         tsuit = trump & 3
 
         events: list[Any] = [
-            _tn(Dealt, (dealer, tuple(map(int.bit_count, hands)), CODES[trump], len(talon)))
+            Dealt(dealer, tuple(h.bit_count() for h in hands), CODES[trump], len(talon))
         ]
         if first_attacker is not None:
             if (
@@ -270,7 +230,7 @@ class DealMixin:
             ):
                 raise ValueError(f"first_attacker must be a seat 0-{n - 1}, not {first_attacker!r}")
             fa, fa_by = first_attacker, "given"
-            events.append(_tn(FirstAttackerChosen, (fa, None)))
+            events.append(FirstAttackerChosen(fa, None))
         else:
             fa = -1
             dealt_trumps = 0
@@ -293,7 +253,7 @@ class DealMixin:
                 fa_by = "lowest_trump"
                 # The leader shows the lowest trump to prove the right to lead.
                 known[fa] |= BIT[card]
-                events.append(_tn(FirstAttackerChosen, (fa, CODES[card])))
+                events.append(FirstAttackerChosen(fa, CODES[card]))
             else:
                 if rng is None:
                     rng = random.Random("durak-first-attacker:" + "".join(codes))
@@ -302,7 +262,7 @@ class DealMixin:
 
         six = 0
         six_owner = -1
-        if c.swap and talon:
+        if c.trump_six_swap and talon:
             six_card = SIX_RANK * 4 + tsuit
             if six_card != trump:
                 six = BIT[six_card]
@@ -312,36 +272,36 @@ class DealMixin:
 
         self._hands = hands
         self._talon = talon
-        self._trump = trump
-        self._tsuit = tsuit
-        self._beat = BEATERS[tsuit]
-        self._tatt = []
-        self._tdef = []
-        self._tmask = 0
-        self._tclos = 0
-        self._unb = 0
-        self._natt = 0
-        self._nbeat = 0
+        self._trump_card = trump
+        self._trump_suit = tsuit
+        self._beaters = BEATERS[tsuit]
+        self._attack_cards = []
+        self._defence_cards = []
+        self._table_mask = 0
+        self._table_ranks_mask = 0
+        self._unbeaten_mask = 0
+        self._attack_count = 0
+        self._beaten_count = 0
         self._phase = LEAD
-        self._over = False
-        self._att = fa
-        self._def = -1
-        self._elig = 0
-        self._done = 0
-        self._joined = []
-        self._cap = 0
-        self._shown = 0
-        self._bout = 0
-        self._out = 0
+        self._is_over = False
+        self._attacker = fa
+        self._defender = -1
+        self._attackers_mask = 0
+        self._done_mask = 0
+        self._joined_order = []
+        self._bout_limit = 0
+        self._shown_mask = 0
+        self._bout_number = 0
+        self._out_mask = 0
         self._out_order = []
-        self._empty = 0
-        self._known = known
-        self._discard = 0
-        self._six = six
-        self._six_owner = six_owner
-        self._tdrawer = -1
-        self._sixes = [0] * n
-        self._hist = None
+        self._empty_mask = 0
+        self._known_cards = known
+        self._discard_mask = 0
+        self._trump_six = six
+        self._trump_six_holder = six_owner
+        self._trump_drawer = -1
+        self._last_play_sixes = [0] * n
+        self._history = None
         self._deal = (tuple(codes), dealer, fa, fa_by)
         self._result = None
         events.append(self._start_bout(fa))

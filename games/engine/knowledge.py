@@ -16,29 +16,36 @@ if TYPE_CHECKING:
 
 # Game slots that every player sees (the table, turns, piles, public hand knowledge...).
 _PUBLIC = (
-    "_trump",
-    "_tsuit",
-    "_tatt",
-    "_tdef",
+    "_trump_card",
+    "_trump_suit",
+    "_attack_cards",
+    "_defence_cards",
     "_phase",
-    "_att",
-    "_def",
-    "_elig",
-    "_done",
-    "_joined",
-    "_cap",
-    "_shown",
-    "_bout",
-    "_nbeat",
-    "_out",
+    "_attacker",
+    "_defender",
+    "_attackers_mask",
+    "_done_mask",
+    "_joined_order",
+    "_bout_limit",
+    "_shown_mask",
+    "_bout_number",
+    "_beaten_count",
+    "_out_mask",
     "_out_order",
-    "_known",
-    "_discard",
-    "_six",
-    "_tdrawer",
-    "_sixes",
+    "_known_cards",
+    "_discard_mask",
+    "_trump_six",
+    "_trump_drawer",
+    "_last_play_sixes",
 )
-_LISTS = {"_tatt", "_tdef", "_joined", "_out_order", "_known", "_sixes"}
+_LISTS = {
+    "_attack_cards",
+    "_defence_cards",
+    "_joined_order",
+    "_out_order",
+    "_known_cards",
+    "_last_play_sixes",
+}
 
 
 @dataclass(frozen=True)
@@ -73,7 +80,7 @@ class Knowledge:
 
     @classmethod
     def of(cls, game: Game, seat: int) -> Knowledge:
-        n = game._c.n
+        n = game._config.players
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"no seat {seat!r} in a {n}-player game")
         pub = tuple(
@@ -82,12 +89,12 @@ class Knowledge:
         )
         _, dealer, fa, fa_by = game._deal
         return cls(
-            rules=game._c.rules,
+            rules=game._config.rules,
             seat=seat,
             hand_mask=game._hands[seat],
             hand_counts=tuple(h.bit_count() for h in game._hands),
             talon_count=len(game._talon),
-            known=tuple(game._known),
+            known=tuple(game._known_cards),
             history=tuple(game.history),
             dealer=dealer,
             first_attacker=fa,
@@ -108,7 +115,7 @@ class Knowledge:
 
     @property
     def discard(self) -> list[str]:
-        return mask_to_codes(self.public[_PUBLIC.index("_discard")])
+        return mask_to_codes(self.public[_PUBLIC.index("_discard_mask")])
 
     def known_cards(self, seat: int) -> list[str]:
         """Cards publicly known to be in ``seat``'s hand."""
@@ -132,7 +139,7 @@ class Knowledge:
         from .cards import DECK_MASK
 
         m = DECK_MASK[self.rules.deck_size] & ~self.hand_mask & ~self.table_mask
-        m &= ~self.public[_PUBLIC.index("_discard")]
+        m &= ~self.public[_PUBLIC.index("_discard_mask")]
         for s, k in enumerate(self.known):
             if s != self.seat:
                 m &= ~k
@@ -149,14 +156,14 @@ class Knowledge:
         the talon's bottom while the talon lasts. The result can be played on; it has no
         real deal, so ``to_record()`` refuses it (``history`` is the real public one).
         """
-        from .config import OVER, _config, _rng
+        from .config import OVER, _rng, config_for
         from .game import Game
         from .record import _history_chain
 
         r = _rng(rng)
-        c = _config(self.rules)
+        c = config_for(self.rules)
         g = object.__new__(Game)
-        g._c = c
+        g._config = c
         for name, value in zip(_PUBLIC, self.public, strict=True):
             setattr(g, name, list(value) if name in _LISTS else value)
         unseen = self.unseen_mask
@@ -169,7 +176,7 @@ class Knowledge:
         r.shuffle(pool)
         hands = []
         pos = 0
-        for s in range(c.n):
+        for s in range(c.players):
             if s == self.seat:
                 hands.append(self.hand_mask)
                 continue
@@ -186,16 +193,16 @@ class Knowledge:
             raise ValueError("knowledge is inconsistent: unseen cards do not fill hands and talon")
         g._hands = hands
         g._talon = talon
-        g._over = g._phase == OVER
-        g._beat = BEATERS[g._tsuit]
+        g._is_over = g._phase == OVER
+        g._beaters = BEATERS[g._trump_suit]
         g._rebuild_table_masks()
-        g._empty = sum(1 << s for s in range(c.n) if not hands[s])
-        g._six_owner = -1
-        if g._six:
-            for s in range(c.n):
-                if hands[s] & g._six:
-                    g._six_owner = s
-        g._hist = _history_chain(list(self.history))
+        g._empty_mask = sum(1 << s for s in range(c.players) if not hands[s])
+        g._trump_six_holder = -1
+        if g._trump_six:
+            for s in range(c.players):
+                if hands[s] & g._trump_six:
+                    g._trump_six_holder = s
+        g._history = _history_chain(list(self.history))
         g._deal = (None, self.dealer, self.first_attacker, self.first_attacker_by)
         res = self.result
         g._result = None if res is None else {**res, "out_order": tuple(res["out_order"])}

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action
 from .cards import BEATERS, BIT, CODES, card_index, mask_to_codes
+from .config import PHASES
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -13,7 +14,6 @@ if TYPE_CHECKING:
 
 RECORD_FORMAT = "durak-record/1"
 SNAPSHOT_FORMAT = "durak-snapshot/1"
-_PHASES = ("attack", "defend", "taking", "over")
 
 
 def _history_chain(actions: list[Action]) -> Any:
@@ -98,7 +98,7 @@ def _seats(mask: int, n: int) -> list[int]:
 
 
 def snapshot(g: Game) -> dict[str, Any]:
-    n = g._c.n
+    n = g._config.players
     deck, dealer, fa, fa_by = g._deal
     r = g._result
     return {
@@ -110,26 +110,27 @@ def snapshot(g: Game) -> dict[str, Any]:
         "first_attacker_by": fa_by,
         "hands": [mask_to_codes(h) for h in g._hands],
         "talon": [CODES[i] for i in reversed(g._talon)],
-        "trump": CODES[g._trump],
+        "trump": CODES[g._trump_card],
         "table": [
-            [CODES[a], CODES[d] if d >= 0 else None] for a, d in zip(g._tatt, g._tdef, strict=True)
+            [CODES[a], CODES[d] if d >= 0 else None]
+            for a, d in zip(g._attack_cards, g._defence_cards, strict=True)
         ],
-        "discard": mask_to_codes(g._discard),
-        "phase": _PHASES[g._phase],
-        "attacker": g._att,
-        "defender": g._def,
-        "attackers": _seats(g._elig, n),
-        "done": _seats(g._done, n),
-        "joined": list(g._joined),
-        "limit": g._cap,
-        "shown": mask_to_codes(g._shown),
-        "bout": g._bout,
+        "discard": mask_to_codes(g._discard_mask),
+        "phase": g._phase,
+        "attacker": g._attacker,
+        "defender": g._defender,
+        "attackers": _seats(g._attackers_mask, n),
+        "done": _seats(g._done_mask, n),
+        "joined": list(g._joined_order),
+        "limit": g._bout_limit,
+        "shown": mask_to_codes(g._shown_mask),
+        "bout": g._bout_number,
         "out_order": list(g._out_order),
-        "known": [mask_to_codes(k) for k in g._known],
-        "six": mask_to_codes(g._six),
-        "six_owner": g._six_owner if g._six_owner >= 0 else None,
-        "trump_drawer": g._tdrawer if g._tdrawer >= 0 else None,
-        "sixes": list(g._sixes),
+        "known": [mask_to_codes(k) for k in g._known_cards],
+        "six": mask_to_codes(g._trump_six),
+        "six_owner": g._trump_six_holder if g._trump_six_holder >= 0 else None,
+        "trump_drawer": g._trump_drawer if g._trump_drawer >= 0 else None,
+        "sixes": list(g._last_play_sixes),
         "actions": [str(a) for a in g.history],
         "result": None if r is None else {**r, "out_order": list(r["out_order"])},
     }
@@ -156,56 +157,56 @@ def _seat_or_none(v: Any, n: int, what: str) -> int:
 
 
 def from_snapshot(cls: type[Game], data: dict[str, Any]) -> Game:
-    from .config import _config
+    from .config import config_for
 
     if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
         raise ValueError(f"snapshot format must be {SNAPSHOT_FORMAT!r}")
     try:
-        return _from_snapshot(cls, data, _config)
+        return _from_snapshot(cls, data, config_for)
     except (KeyError, TypeError, IndexError) as e:
         raise ValueError(f"malformed snapshot: {e!r}") from None
 
 
-def _from_snapshot(cls: type[Game], d: dict[str, Any], _config: Any) -> Game:
+def _from_snapshot(cls: type[Game], d: dict[str, Any], config_for: Any) -> Game:
     rules = Rules.from_dict(d["rules"])
-    c = _config(rules)
-    n = c.n
+    c = config_for(rules)
+    n = c.players
     g = object.__new__(cls)
-    g._c = c
+    g._config = c
     if len(d["hands"]) != n or len(d["known"]) != n or len(d["sixes"]) != n:
         raise ValueError("snapshot hands/known/sixes need one entry per seat")
     g._hands = [_mask(h, "hand") for h in d["hands"]]
     g._talon = [card_index(x) for x in reversed(d["talon"])]
-    g._trump = card_index(d["trump"])
-    g._tsuit = g._trump & 3
-    g._beat = BEATERS[g._tsuit]
-    g._tatt = [card_index(a) for a, _ in d["table"]]
-    g._tdef = [card_index(x) if x is not None else -1 for _, x in d["table"]]
+    g._trump_card = card_index(d["trump"])
+    g._trump_suit = g._trump_card & 3
+    g._beaters = BEATERS[g._trump_suit]
+    g._attack_cards = [card_index(a) for a, _ in d["table"]]
+    g._defence_cards = [card_index(x) if x is not None else -1 for _, x in d["table"]]
     g._rebuild_table_masks()
-    g._nbeat = sum(1 for x in g._tdef if x >= 0)
-    if d["phase"] not in _PHASES:
+    g._beaten_count = sum(1 for x in g._defence_cards if x >= 0)
+    if d["phase"] not in PHASES:
         raise ValueError(f"snapshot phase {d['phase']!r} is unknown")
-    g._phase = _PHASES.index(d["phase"])
-    g._over = d["phase"] == "over"
-    g._att = _seat_or_none(d["attacker"], n, "attacker")
-    g._def = _seat_or_none(d["defender"], n, "defender")
-    g._elig = sum(1 << s for s in d["attackers"])
-    g._done = sum(1 << s for s in d["done"])
-    g._joined = list(d["joined"])
-    g._cap = int(d["limit"])
-    g._shown = _mask(d["shown"], "shown")
-    g._bout = int(d["bout"])
+    g._phase = PHASES[PHASES.index(d["phase"])]  # the engine's own string object
+    g._is_over = d["phase"] == "over"
+    g._attacker = _seat_or_none(d["attacker"], n, "attacker")
+    g._defender = _seat_or_none(d["defender"], n, "defender")
+    g._attackers_mask = sum(1 << s for s in d["attackers"])
+    g._done_mask = sum(1 << s for s in d["done"])
+    g._joined_order = list(d["joined"])
+    g._bout_limit = int(d["limit"])
+    g._shown_mask = _mask(d["shown"], "shown")
+    g._bout_number = int(d["bout"])
     g._out_order = list(d["out_order"])
-    g._out = sum(1 << s for s in g._out_order)
-    g._empty = sum(1 << s for s in range(n) if not g._hands[s])
-    g._known = [_mask(k, "known") for k in d["known"]]
-    g._discard = _mask(d["discard"], "discard")
-    g._six = _mask(d["six"], "six")
-    g._six_owner = _seat_or_none(d["six_owner"], n, "six_owner")
-    g._tdrawer = _seat_or_none(d["trump_drawer"], n, "trump_drawer")
-    g._sixes = [int(x) for x in d["sixes"]]
+    g._out_mask = sum(1 << s for s in g._out_order)
+    g._empty_mask = sum(1 << s for s in range(n) if not g._hands[s])
+    g._known_cards = [_mask(k, "known") for k in d["known"]]
+    g._discard_mask = _mask(d["discard"], "discard")
+    g._trump_six = _mask(d["six"], "six")
+    g._trump_six_holder = _seat_or_none(d["six_owner"], n, "six_owner")
+    g._trump_drawer = _seat_or_none(d["trump_drawer"], n, "trump_drawer")
+    g._last_play_sixes = [int(x) for x in d["sixes"]]
     actions = [Action.parse(t) for t in d["actions"]]
-    g._hist = _history_chain(actions)
+    g._history = _history_chain(actions)
     deck = d["deck"]
     g._deal = (
         tuple(deck) if deck is not None else None,
@@ -217,7 +218,12 @@ def _from_snapshot(cls: type[Game], d: dict[str, Any], _config: Any) -> Game:
     g._result = None if r is None else {**r, "out_order": tuple(r["out_order"])}
     g._deal_events = ()
     # Every card of the deck must be in exactly one place.
-    places = [*g._hands, _mask([CODES[i] for i in g._talon], "talon"), g._tmask, g._discard]
+    places = [
+        *g._hands,
+        _mask([CODES[i] for i in g._talon], "talon"),
+        g._table_mask,
+        g._discard_mask,
+    ]
     total = 0
     for m in places:
         if total & m:

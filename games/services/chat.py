@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -15,15 +17,21 @@ from games.models import ChatMessage, Match, Seat
 from games.services.common import ActionRefused, notify_match_changed, refuse_suspended
 from moderation.notices import mute_notice
 
+# Control characters (NUL and the like) and lone surrogates: nothing a person types,
+# and PostgreSQL refuses to store some of them.
+UNPRINTABLE = {"Cc", "Cs"}
+
 
 def post_chat(match_id: int, user: Any, text: Any) -> ChatMessage:
     """Store a chat line: players' channel for seated users, spectators' otherwise."""
     refuse_suspended(user)
-    if user.is_muted:
-        raise ActionRefused(mute_notice(user), code="muted")
     if not isinstance(text, str) or not text.strip():
         raise ActionRefused(_("Write a message first."), code="empty")
     text = " ".join(text.split())
+    if any(unicodedata.category(char) in UNPRINTABLE for char in text):
+        raise ActionRefused(
+            _("That message holds characters that cannot be shown."), code="unprintable"
+        )
     limit = setting("GAMES_CHAT_MAX_LENGTH")
     if len(text) > limit:
         raise ActionRefused(
@@ -37,14 +45,20 @@ def post_chat(match_id: int, user: Any, text: Any) -> ChatMessage:
     if not seated and match.is_private:
         raise ActionRefused(_("You cannot chat at this table."), code="private")
     count, seconds = setting("GAMES_CHAT_RATE")
-    recent = ChatMessage.objects.filter(
-        user=user, created_at__gte=timezone.now() - timedelta(seconds=seconds)
-    ).count()
-    if recent >= count:
-        raise ActionRefused(_("You are sending messages too fast; wait a moment."), code="rate")
-    channel = ChatMessage.Channel.PLAYERS if seated else ChatMessage.Channel.SPECTATORS
-    message = ChatMessage.objects.create(match=match, user=user, channel=channel, text=text)
-    notify_match_changed(match.pk, match.version, what="chat")
+    with transaction.atomic():
+        # The user's row lock makes count-then-insert one step: parallel sockets of one
+        # user queue here instead of all counting the same few messages.
+        current = get_user_model().objects.select_for_update().get(pk=user.pk)
+        if current.is_muted:
+            raise ActionRefused(mute_notice(current), code="muted")
+        recent = ChatMessage.objects.filter(
+            user=current, created_at__gte=timezone.now() - timedelta(seconds=seconds)
+        ).count()
+        if recent >= count:
+            raise ActionRefused(_("You are sending messages too fast; wait a moment."), code="rate")
+        channel = ChatMessage.Channel.PLAYERS if seated else ChatMessage.Channel.SPECTATORS
+        message = ChatMessage.objects.create(match=match, user=current, channel=channel, text=text)
+        notify_match_changed(match.pk, match.version, what="chat")
     return message
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
@@ -146,8 +147,23 @@ def seat_of(seats: list[Seat], who: Any) -> Seat | None:
     return next((s for s in seats if s.user_id == user_id), None)
 
 
-def refuse_suspended(user: Any) -> None:
+def refuse_suspended(user: Any) -> Any:
+    """The user as the database holds it now, unless suspended (or gone).
+
+    Callers may hold a user loaded long ago (a socket keeps the one it opened
+    with), so the suspension is read afresh: a moderator's action takes effect on
+    the next request, whatever the caller.
+    """
     if not getattr(user, "is_authenticated", False):
         raise ActionRefused(_("Log in to play."), code="anonymous")
-    if user.is_suspended:
-        raise ActionRefused(suspension_notice(user), code="suspended")
+    current = get_user_model().objects.filter(pk=user.pk, is_active=True).first()
+    if current is None:
+        raise ActionRefused(_("Log in to play."), code="anonymous")
+    refuse_if_suspended(current)
+    return current
+
+
+def refuse_if_suspended(current: Any) -> None:
+    """Refuse a user just read from the database (with a seat, say) if suspended."""
+    if current.is_suspended:
+        raise ActionRefused(suspension_notice(current), code="suspended")

@@ -20,6 +20,7 @@ from games.services.common import (
     load_game,
     notify_lobby_changed,
     notify_match_changed,
+    refuse_if_suspended,
     seat_of,
 )
 from games.signals import deal_finished
@@ -57,18 +58,19 @@ def apply_action(
             raise ActionRefused(_("That is not a move."), code="malformed")
         try:
             action = Action.parse(action_text)
-        except IllegalAction:
+        except (IllegalAction, ValueError, OverflowError):
+            # Whatever the notation's parser makes of hostile text, it is no move.
             raise ActionRefused(_("That is not a move."), code="malformed") from None
-        try:
-            expected = int(version)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            raise ActionRefused(_("The move carries no table version."), code="malformed") from None
+        expected = _version_number(version)
         now = now or timezone.now()
         with transaction.atomic():
             match, seats = lock_with_seats(match_id)
             if match.status != Match.Status.PLAYING:
                 raise ActionRefused(_("No game is in progress at this table."), code="not_playing")
             if expected != match.version:
+                if expected == match.version - 1 and last_move_was(match, action):
+                    # A double click: the first one already played this very move.
+                    raise ActionRefused(_("That move is already played."), code="repeated")
                 raise ActionRefused(
                     _("The table changed before your move arrived; please try again."),
                     code="stale",
@@ -77,6 +79,8 @@ def apply_action(
             if seat is None:
                 raise ActionRefused(_("You have no seat at this table."), code="not_seated")
             seat_no = seat.number
+            if seat.user is not None and not isinstance(user_or_seat, int):
+                refuse_if_suspended(seat.user)  # loaded with the lock: current
             if action.seat != seat.number:
                 raise ActionRefused(_("You can only move for your own seat."), code="forged_seat")
             game = load_game(match)
@@ -93,6 +97,23 @@ def apply_action(
     except ActionRefused as refused:
         log_refused_action(match_id, user_id, seat_no, action_kind(action_text), refused.code)
         raise
+
+
+def _version_number(version: object) -> int:
+    """The table version a move names: a whole number (as JSON or text), nothing else."""
+    if isinstance(version, bool) or not isinstance(version, (int, str)):
+        # Floats included: 1e400 is infinity, and 3.7 names no version.
+        raise ActionRefused(_("The move carries no table version."), code="malformed")
+    if isinstance(version, str) and not (version.isascii() and version.isdigit()):
+        raise ActionRefused(_("The move carries no table version."), code="malformed")
+    if isinstance(version, str) and len(version) > 19:
+        raise ActionRefused(_("The move carries no table version."), code="malformed")
+    return int(version)
+
+
+def last_move_was(match: Match, action: Action) -> bool:
+    last = Move.objects.filter(match=match).order_by("-seq").values_list("action", flat=True)
+    return last.first() == str(action)
 
 
 def _reason(error: IllegalAction) -> str:
@@ -115,6 +136,7 @@ def resign(match_id: int, user: object) -> ActionOutcome:
         seat = seat_of(seats, user)
         if seat is None:
             raise ActionRefused(_("You have no seat at this table."), code="not_seated")
+        refuse_if_suspended(seat.user)
         game = load_game(match)
         try:
             return apply_locked(

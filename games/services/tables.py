@@ -49,11 +49,7 @@ def create_match(
     if not variant.is_active:
         raise ActionRefused(_("This variant is not available."), code="variant")
     if not isinstance(players, int) or not variant.min_players <= players <= variant.max_players:
-        raise ActionRefused(
-            _("This variant is played by %(low)d to %(high)d players.")
-            % {"low": variant.min_players, "high": variant.max_players},
-            code="players",
-        )
+        raise ActionRefused(variant.players_rule(), code="players")
     try:
         rules = variant.rules_for(players)
     except ValueError as error:
@@ -151,6 +147,8 @@ def leave_match(match: Match | int, user: Any) -> None:
 
 def start_match(match: Match | int, by: Any | None = None) -> Deal:
     """Deal the first game; ``by`` must be the creator (None: the server itself)."""
+    if by is not None:
+        refuse_suspended(by)
     with transaction.atomic():
         locked = locked_or_refuse(match)
         if by is not None and locked.creator_id != by.pk:
@@ -166,6 +164,8 @@ def start_match(match: Match | int, by: Any | None = None) -> Deal:
 
 def start_next_deal(match: Match | int, by: Any | None = None) -> Deal:
     """The rematch: the next game of the match, dealt by the previous fool."""
+    if by is not None:
+        refuse_suspended(by)
     with transaction.atomic():
         locked = locked_or_refuse(match)
         seats = load_seats(locked.pk)

@@ -1,7 +1,27 @@
-// Replay viewer: keyboard steps, auto-play and the seat selector.  Every step is
-// an htmx request for the #replay-step fragment; the buttons carry the URLs.
+// Replay viewer: keyboard steps, auto-play, the seat selector, the evaluation
+// graph and the review's highlights.  Every step is an htmx request for the
+// #replay-step fragment; the buttons, links and graph columns carry the URLs.
 (function () {
   "use strict";
+
+  // A judged decision names the cards played and the better ones; outline them in
+  // the deciding seat's hand (the replay board and "learn from your mistakes").
+  function highlight() {
+    document.querySelectorAll("[data-played-cards], [data-better-cards]").forEach(function (note) {
+      const seat = note.dataset.noteSeat || note.dataset.seat;
+      const hand = document.querySelector('[data-zone="hand-' + seat + '"]');
+      if (!hand) return;
+      [["playedCards", "is-played"], ["betterCards", "is-better"]].forEach(function (pair) {
+        (note.dataset[pair[0]] || "").split(" ").forEach(function (code) {
+          const card = code && hand.querySelector('[data-card="' + code + '"]');
+          if (card) card.classList.add(pair[1]);
+        });
+      });
+    });
+  }
+  document.body.addEventListener("htmx:afterSettle", highlight);
+  highlight();
+
   const root = document.querySelector("[data-replay]");
   if (!root) return;
   let timer = null;
@@ -14,15 +34,63 @@
     if (link) link.click();
   }
 
+  // Scroll the move list itself, never the page: on a phone the list sits below the
+  // board, and a step taken from the graph or the buttons must leave the board in view.
+  function keepInView(item) {
+    const box = item.closest(".replay-moves");
+    if (!box) return;
+    const outer = box.getBoundingClientRect();
+    const inner = item.getBoundingClientRect();
+    if (inner.top < outer.top || inner.bottom > outer.bottom) {
+      box.scrollTop += inner.top - outer.top - outer.height / 2;
+    }
+  }
+
   function markCurrentMove() {
     const step = String(current());
     document.querySelectorAll("#move-list .move").forEach(function (item) {
       const on = item.dataset.step === step;
       item.classList.toggle("is-current", on);
-      if (on) item.scrollIntoView({ block: "nearest" });
+      if (on) keepInView(item);
     });
     const hidden = root.querySelector("[data-step-input]");
     if (hidden) hidden.value = step;
+    const graph = document.querySelector("[data-testid=eval-graph]");
+    const cursor = graph && graph.querySelector("[data-graph-cursor]");
+    if (cursor) {
+      const x = Number(graph.dataset.x0) + Number(graph.dataset.dx) * Number(step);
+      cursor.setAttribute("x1", x);
+      cursor.setAttribute("x2", x);
+    }
+    document.querySelectorAll("[data-graph-step]").forEach(function (column) {
+      column.classList.toggle("is-current", column.dataset.graphStep === step);
+    });
+  }
+
+  // A graph column is an SVG link, which htmx does not take over: swap the step here.
+  document.addEventListener("click", function (event) {
+    const column = event.target.closest && event.target.closest("[data-graph-step]");
+    if (!column || !window.htmx) return;
+    event.preventDefault();
+    stop();
+    const url = column.getAttribute("href");
+    window.htmx.ajax("GET", url, { target: "#replay-step", swap: "outerHTML" }).then(function () {
+      window.history.pushState({ htmx: true }, "", url);
+    });
+  });
+
+  const share = root.querySelector("[data-share]");
+  if (share) {
+    share.addEventListener("click", function () {
+      const done = function () { share.textContent = share.dataset.copied; };
+      if (navigator.clipboard) {
+        navigator.clipboard.writeText(window.location.href).then(done, function () {
+          window.prompt("", window.location.href);
+        });
+      } else {
+        window.prompt("", window.location.href);
+      }
+    });
   }
 
   function stop() {

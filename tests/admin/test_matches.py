@@ -48,6 +48,9 @@ def test_match_page_shows_seats_and_latest_moves_read_only_with_replay_link(
     # Nothing on the page can be edited or saved.
     assert 'name="_save"' not in html
     assert 'name="moves-0-action"' not in html
+    # Moves read as words, with the seat's name, never as engine notation.
+    assert "ivan says done" in html and "olga says done" in html
+    assert "0 done" not in html
 
 
 def abort_through_admin(client, match: Match, reason: str):

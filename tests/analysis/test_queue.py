@@ -45,7 +45,7 @@ def test_an_analysis_runs_once_and_everyone_who_may_replay_sees_it():
     assert row.result["decisions"]
     # Stored: a visitor of this public game sees it without asking again.
     html = Client().get(_url(match, deal)).content.decode()
-    assert "every 1s" not in html and "analysis-table" in html
+    assert "every 1s" not in html and 'data-testid="eval-graph"' in html
     _, started = services.start_analysis(deal, get_user("bob"))
     assert not started
     assert DealAnalysis.objects.filter(deal=deal).count() == 1
@@ -85,6 +85,8 @@ def test_a_user_may_have_only_so_many_analyses_waiting(settings):
 
 
 def test_a_user_may_ask_for_so_many_analyses_a_day(settings):
+    settings.TASKS = DATABASE
+    settings.ANALYSIS_QUOTA_ACTIVE = 10
     settings.ANALYSIS_QUOTA_PER_DAY = 2
     alice = _client(get_user("alice"))
     deals = [_deal(seed=seed) for seed in (8, 9, 10)]
@@ -106,14 +108,27 @@ def test_a_failed_or_abandoned_run_may_be_claimed_again():
     )
     _, started = services.start_analysis(deal, get_user("alice"))
     assert not started
+    DealAnalysis.objects.filter(pk=row.pk).update(heartbeat_at=timezone.now())
+    _, started = services.start_analysis(deal, get_user("alice"))
+    assert not started
+    # Its worker died: no progress for longer than a step ever takes.
     DealAnalysis.objects.filter(pk=row.pk).update(
-        started_at=timezone.now() - services.STALE_AFTER - timedelta(seconds=1)
+        heartbeat_at=timezone.now() - services.RUNNING_STALE_AFTER - timedelta(seconds=1)
     )
     _, started = services.start_analysis(deal, get_user("alice"))
     assert started
     assert DealAnalysis.objects.get(pk=row.pk).status == DealAnalysis.Status.DONE
     DealAnalysis.objects.filter(pk=row.pk).update(status=DealAnalysis.Status.FAILED)
     _, started = services.start_analysis(deal, get_user("alice"))
+    assert started
+    # Queued with no worker to take it for a long while: queued again.
+    DealAnalysis.objects.filter(pk=row.pk).update(status=DealAnalysis.Status.QUEUED)
+    _, started = services.start_analysis(deal, get_user("bob"))
+    assert not started
+    DealAnalysis.objects.filter(pk=row.pk).update(
+        created_at=timezone.now() - services.QUEUED_STALE_AFTER - timedelta(seconds=1)
+    )
+    _, started = services.start_analysis(deal, get_user("bob"))
     assert started
 
 
@@ -155,3 +170,16 @@ def test_the_worker_command_runs_a_queued_analysis(settings):
     assert row.status == DealAnalysis.Status.DONE, row.error
     assert row.result["decisions"]
     assert DBTaskResult.objects.get().status == "SUCCESSFUL"
+
+
+def test_a_polling_panel_reloads_the_page_when_the_analysis_is_done(settings):
+    settings.TASKS = DATABASE
+    match, deal = _deal(seed=14)
+    alice = _client(get_user("alice"))
+    alice.post(_url(match, deal), HTTP_HX_REQUEST="true")
+    polled = alice.get(_url(match, deal) + "?poll=1", HTTP_HX_REQUEST="true")
+    assert "HX-Refresh" not in polled and "every 1s" in polled.content.decode()
+    services.run_analysis(DealAnalysis.objects.get(deal=deal).pk)
+    polled = alice.get(_url(match, deal) + "?poll=1", HTTP_HX_REQUEST="true")
+    # The move list's marks and the board's notes come with the page.
+    assert polled["HX-Refresh"] == "true"

@@ -43,8 +43,8 @@ def test_planted_blunder_is_marked_with_the_better_action():
     assert marked["before"] == 100.0 and marked["after"] == 0.0
     assert marked["best"] in winning
     assert all(d["seat"] == seat for d in report["decisions"])
-    # Progress runs from 0 to every decision.
-    assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1] == len(report["decisions"])
+    # Progress runs from 0 to every move.
+    assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1] == len(game.history)
 
 
 def test_winning_move_in_a_solved_endgame_is_not_a_mistake():

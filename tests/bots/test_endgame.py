@@ -17,7 +17,7 @@ def brute(g: Game, seat: int, memo: dict | None = None, path: set | None = None)
     path = set() if path is None else path
     if g.is_over:
         return fast.not_fool(g, seat) > 0.5
-    key = endgame._key(g, seat)
+    key = (seat, g.position_key())
     if key in memo:
         return memo[key]
     if key in path:

@@ -2,8 +2,9 @@
 
 import random
 
-from games.bots import LEVELS, Budget, get_bot
+from games.bots import BASELINES, LEVELS, Budget, get_bot
 from games.bots.fast import decider, medium_move
+from games.bots.inference import Inference
 from games.engine import Game, Rules
 
 BUDGET = Budget(iterations=40)
@@ -38,7 +39,9 @@ def _compare_along_game(rules: Rules, seed: int) -> int:
             assert k1 == k2
             # The hidden deal really differs at this point.
             assert g1.hand(1) != g2.hand(1) or g1.snapshot() != g2.snapshot()
-            for level in LEVELS:
+            # The inference of hidden cards weighs both deals alike.
+            assert Inference.of(k1).weights == Inference.of(k2).weights
+            for level in LEVELS + BASELINES:
                 a1 = get_bot(level).choose_action(k1, random.Random(7), BUDGET)
                 a2 = get_bot(level).choose_action(k2, random.Random(7), BUDGET)
                 assert a1 == a2, f"{level}: {a1} != {a2}"

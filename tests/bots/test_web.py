@@ -82,4 +82,4 @@ def test_hint_as_html_partial_names_the_action():
     response = client.post(reverse("analysis:hint", args=[match.pk]), HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     html = response.content.decode()
-    assert 'id="hint"' in html and f'data-hint-action="{seat} ' in html
+    assert 'id="table-hint"' in html and f'data-action="{seat} ' in html

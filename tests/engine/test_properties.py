@@ -62,7 +62,7 @@ def two_player_podkidnoy_bound(deck: int, n: int) -> int:
 
 def check_cards(g: Game) -> None:
     """Every card of the deck is in exactly one place."""
-    places = [*g._hands, sum(BIT[i] for i in g._talon), g._tmask, g._discard]
+    places = [*g._hands, sum(BIT[i] for i in g._talon), g._table_mask, g._discard_mask]
     seen = 0
     for m in places:
         assert not seen & m, "a card is in two places"
@@ -71,9 +71,9 @@ def check_cards(g: Game) -> None:
     assert len(g._talon) == len(set(g._talon))
     # Table bookkeeping agrees with the table lists.
     tm = 0
-    for a, d in zip(g._tatt, g._tdef, strict=True):
+    for a, d in zip(g._attack_cards, g._defence_cards, strict=True):
         tm |= BIT[a] | (BIT[d] if d >= 0 else 0)
-    assert tm == g._tmask
+    assert tm == g._table_mask
 
 
 def codes_in(obj) -> set[str]:
@@ -171,14 +171,16 @@ def play_checked(rules: Rules, seed: int, deep: bool) -> Game:
         action = rng.choice(legal)
         table = {c for pair in g.table() for c in pair if c}
         trumps = {g.trump}
+        if action.kind == "swap":  # the six changes hands in the open
+            trumps.add("6" + g.trump_suit)
         events = g.apply(action)
         trumps.add(g.trump)
         check_events_public(events, table, action, trumps)
         steps += 1
         in_bout += 1
-        if g._bout != bout:
+        if g._bout_number != bout:
             assert in_bout <= per_bout_bound(n)
-            bout, in_bout = g._bout, 0
+            bout, in_bout = g._bout_number, 0
         assert steps < 20000
     check_cards(g)
     if n == 2 and rules.mode == "podkidnoy":
@@ -256,7 +258,7 @@ def check_determinize(g: Game, seat: int, rng: random.Random) -> None:
     for s in range(g.players):
         assert set(k.known_cards(s)) <= set(d.hand(s))
         assert set(k.known_cards(s)) <= set(g.hand(s))
-    assert d._discard == g._discard and d.table() == g.table()
+    assert d._discard_mask == g._discard_mask and d.table() == g.table()
     assert d.talon_count == g.talon_count
     if d.talon_count:
         assert d._talon[0] == g._talon[0]  # the face-up trump stays at the bottom
@@ -295,9 +297,9 @@ def test_knowledge_equal_when_only_hidden_cards_differ(rules, seed, cut):
     snap["hands"] = [sorted(swap(h), key=CODES.index) for h in snap["hands"]]
     snap["talon"] = swap(snap["talon"])
     other = Game.from_snapshot(snap)
-    if other._six:  # who holds the six decides who may swap it
-        other._six_owner = next(
-            (s for s in range(rules.players) if other._hands[s] & other._six), -1
+    if other._trump_six:  # who holds the six decides who may swap it
+        other._trump_six_holder = next(
+            (s for s in range(rules.players) if other._hands[s] & other._trump_six), -1
         )
     assert other.knowledge(seat) == k
     assert other.view(seat) == g.view(seat) or k.rules.trump_six_swap

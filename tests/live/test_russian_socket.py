@@ -59,6 +59,7 @@ def setup_russian_table():
     variant = RuleVariant.objects.get(slug="transfer")
     match = services.create_match(users[0], variant, 2)
     services.join_match(match, users[1])
+    Match.objects.filter(pk=match.pk).update(is_rated=False)  # so hints are given
     match.refresh_from_db()
     return match, [session_cookie(u) for u in users]
 
@@ -85,7 +86,9 @@ async def test_russian_players_read_no_english_in_any_frame():
     await sockets[0].send({"type": "nonsense"})
     await sockets[0].send("not json")
     await sockets[1].send({"type": "chat", "text": "привет"})
-    await sockets[0].send({"type": "hint"})
+    acting = sockets[Game.from_snapshot(snap).legal_actions()[0].seat]
+    await acting.send({"type": "hint"})
+    await acting.until(lambda frame: 'id="table-hint"' in frame and "data-action" in frame)
     await sockets[0].drain()
     await sockets[1].drain()
     rng = random.Random(5)
@@ -118,22 +121,23 @@ async def test_russian_players_read_no_english_in_any_frame():
 
 
 @in_own_loop
-async def test_a_language_switch_reaches_open_sockets():
-    from accounts.language import tell_sockets
-
+async def test_a_language_switch_on_another_device_reaches_open_sockets():
     match, cookies = await db(setup_russian_table)
     sock = Socket(f"/ws/games/{match.pk}/", cookies[0])
     assert (await sock.open())[0]
     await sock.drain()
-    user_id = await db(lambda: match.creator_id)
+    assert not english_in(sock.frames[-1])
 
-    def switch() -> None:
+    def switch_on_a_laptop() -> None:
         from django.contrib.auth import get_user_model
+        from django.test import Client
+        from django.urls import reverse
 
-        get_user_model().objects.filter(pk=user_id).update(language="en")
-        tell_sockets(user_id, "en")
+        laptop = Client()
+        laptop.force_login(get_user_model().objects.get(pk=match.creator_id))
+        laptop.post(reverse("set_language"), {"language": "en", "next": "/"})
 
-    await db(switch)
-    frame = await sock.receive()
+    await db(switch_on_a_laptop)
+    frame = await sock.until(lambda f: 'id="table-status"' in f)
     assert "Your turn" in frame or "is defending" in frame or "leads" in frame
     await sock.close()

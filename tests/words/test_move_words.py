@@ -161,3 +161,15 @@ def test_no_engine_notation_in_any_wording():
                 assert code not in text.split()
         game.apply(action)
         seen += 1
+
+
+def test_the_hint_partial_words_the_advice():
+    from django.template.loader import render_to_string
+
+    action = Action.parse("1 defend 7D QD")
+    with translation.override("ru"):
+        html = render_to_string("analysis/hint.html", {"action": action})
+    assert "Подсказка. Покройте 7♦ дамой ♦." in html
+    assert 'data-action="1 defend 7D QD"' in html
+    html = render_to_string("analysis/hint.html", {"action": action})
+    assert "Hint: Beat 7♦ with Q♦." in html

@@ -1,0 +1,91 @@
+"""The post-game review in Chromium: a graph point, a judged move, then a retried mistake."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from playwright.sync_api import expect
+
+from analysis.review import build_review
+from tests.analysis.conftest import IMMEDIATE
+from tests.analysis.helpers import analysed_match
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def quick_analyses(settings):
+    settings.TASKS = IMMEDIATE
+    settings.ANALYSIS_SECONDS = 0.002
+    settings.ANALYSIS_SAMPLES = 2
+
+
+def _logged_in(browser, live_server_url, username, **context_options):
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    context = browser.new_context(**context_options)
+    context.set_default_timeout(15_000)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server_url}]
+    )
+    return context, context.new_page()
+
+
+def _counter(page, text):
+    page.wait_for_function(
+        "t => document.querySelector('[data-testid=replay-step]').innerText.startsWith(t)", arg=text
+    )
+
+
+def test_click_a_graph_point_then_a_mistake_then_retry_it(browser, live_server_url, quick_analyses):
+    match, deal, row = analysed_match()
+    names = ["anna", "boris"]
+    review = build_review(row.result, names)
+    seat = next(s for s in (0, 1) if review.mistakes_of(s))
+    context, page = _logged_in(
+        browser,
+        live_server_url,
+        names[seat],
+        locale="en-US",
+        viewport={"width": 1200, "height": 900},
+    )
+    page.goto(f"{live_server_url}/games/{match.pk}/replay/")
+    _counter(page, f"Step 0 of {deal.move_count}")
+
+    # A point of the graph: the board jumps to that step, and the cursor follows.
+    graph = page.get_by_test_id("eval-graph")
+    graph.locator('[data-graph-step="10"]').click()
+    _counter(page, "Step 10 of")
+    assert "step=10" in page.url
+    x0, dx = float(graph.get_attribute("data-x0")), float(graph.get_attribute("data-dx"))
+    cursor = graph.locator("[data-graph-cursor]")
+    assert float(cursor.get_attribute("x1")) == pytest.approx(x0 + 10 * dx, abs=0.01)
+
+    # A judged move: its decision's position, with the move played and the better one outlined.
+    first = review.judged[0]
+    page.locator(f'[data-testid=judged][data-step="{first.step}"] a').click()
+    _counter(page, f"Step {first.step} of")
+    note = page.get_by_test_id("step-note")
+    expect(note).to_contain_text(first.label)
+    hand = page.locator(f'[data-zone="hand-{first.seat}"]')
+    for code, mark in [
+        (c, "is-played") for c in first.action.cards if first.action.kind != "defend"
+    ]:
+        expect(hand.locator(f'[data-card="{code}"]')).to_have_class(re.compile(mark))
+
+    # Learn from a mistake of one's own: a wrong try, a retry, then the best move.
+    page.get_by_test_id("learn-link").click()
+    mistake = review.mistakes_of(seat)[0]
+    page.locator(f'[data-testid=learn-option][value="{mistake.action}"]').click()
+    expect(page.locator(".learn-bad")).to_contain_text("That is the move you played.")
+    page.get_by_test_id("learn-retry").click()
+    expect(page.locator(".learn-bad")).to_have_count(0)
+    page.locator(f'[data-testid=learn-option][value="{mistake.best}"]').click()
+    expect(page.locator(".learn-good")).to_be_visible()
+    # Only the player's own cards were ever face up on this page.
+    faces = page.eval_on_selector_all(
+        "[data-zone] [data-card]", "cs => cs.map(c => c.closest('[data-zone]').dataset.zone)"
+    )
+    assert set(faces) <= {f"hand-{seat}", "table", "trump"}
+    context.close()
