@@ -219,9 +219,7 @@ class TableConsumer(GuardedSocket):
         if self.viewer is None:
             return
         if self.viewer.seat is not None:
-            await db_call(services.seat_disconnected)(
-                self.match_id, self.user, self.channel_name
-            )
+            await db_call(services.seat_disconnected)(self.match_id, self.user, self.channel_name)
         self.viewer = None
 
     # ------------------------------------------------------------ incoming
@@ -312,18 +310,14 @@ class TableConsumer(GuardedSocket):
     # ------------------------------------------------------------ outgoing
 
     async def send_error(self, message: str, *, calm: bool = False) -> None:
-        html = await db_call(rendering.render_error)(
-            message, self.sent_version, calm=calm
-        )
+        html = await db_call(rendering.render_error)(message, self.sent_version, calm=calm)
         await self.send(text_data=html)
 
     async def send_notice(self, message: str) -> None:
         await self.send_error(message)
 
     async def send_state(self, *, full: bool = False) -> None:
-        version, html = await db_call(rendering.render_state)(
-            self.match_id, self.viewer, full=full
-        )
+        version, html = await db_call(rendering.render_state)(self.match_id, self.viewer, full=full)
         self.sent_version = max(self.sent_version, version)
         await self.send(text_data=html)
 
@@ -333,9 +327,7 @@ class TableConsumer(GuardedSocket):
 
     async def presence_restore(self, event: dict[str, Any]) -> None:
         """This process was taken for dead and its sockets released: record this one again."""
-        await db_call(services.seat_connected)(
-            self.match_id, self.user, self.channel_name
-        )
+        await db_call(services.seat_connected)(self.match_id, self.user, self.channel_name)
 
     async def match_changed(self, event: dict[str, Any]) -> None:
         what = event.get("what")

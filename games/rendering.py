@@ -15,8 +15,8 @@ from django.conf import settings
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import services
 from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
