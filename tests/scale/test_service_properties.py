@@ -154,7 +154,7 @@ def _play(slug: str, players: int, steps: list[tuple[str, int]], clock: Clock) -
     for user in users[1:]:
         services.join_match(match.pk, user)
     for user in users:
-        services.seat_connected(match.pk, user)
+        services.seat_connected(match.pk, user, f"chan-{user.pk}")
     match_id = match.pk
     connected = set(range(players))
     _check(match_id)
@@ -201,9 +201,9 @@ def _play(slug: str, players: int, steps: list[tuple[str, int]], clock: Clock) -
                 assert handled == 1
                 assert after.version > match.version
         elif kind == "away" and seat in connected:
-            services.seat_disconnected(match_id, users[seat])
+            services.seat_disconnected(match_id, users[seat], f"chan-{users[seat].pk}")
             connected.discard(seat)
         elif kind == "back" and seat not in connected:
-            services.seat_connected(match_id, users[seat])
+            services.seat_connected(match_id, users[seat], f"chan-{users[seat].pk}")
             connected.add(seat)
         _check(match_id)
