@@ -1,13 +1,22 @@
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 
 from accounts.language import set_language
 from durak_site.health import healthz
 
+
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    # Browsers ask for /favicon.ico whatever the page links to.
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
 urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("history.urls")),

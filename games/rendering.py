@@ -16,32 +16,18 @@ from typing import Any
 from django.conf import settings
 from django.template.loader import get_template
 from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
 from games import services
+from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
 from games.engine import Action
 from games.models import Match, Seat
 from games.move_words import describe_action, names_in_words
 from games.services import clock
 from games.table_reads import table_rows
 
-SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-RANKS = {"T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
-SUIT_NAMES = {
-    "C": gettext_noop("clubs"),
-    "D": gettext_noop("diamonds"),
-    "H": gettext_noop("hearts"),
-    "S": gettext_noop("spades"),
-}
-RANK_NAMES = {
-    "J": gettext_noop("jack"),
-    "Q": gettext_noop("queen"),
-    "K": gettext_noop("king"),
-    "A": gettext_noop("ace"),
-}
 # Standard variant names live in the database; listed here so they reach the catalogue.
 VARIANT_NAMES = [
     gettext_noop("Classic"),
@@ -54,7 +40,15 @@ VARIANT_NAMES = [
     gettext_noop("One winner"),
 ]
 MAX_BACKS = 8
-BACK_HTML = mark_safe('<span class="card-back" aria-hidden="true"></span>')
+# Where the other seats sit around the oval, in play order starting at the viewer's left.
+PLACES: dict[int, tuple[str, ...]] = {
+    0: (),
+    1: ("top",),
+    2: ("upleft", "upright"),
+    3: ("left", "top", "right"),
+    4: ("left", "upleft", "upright", "right"),
+    5: ("left", "upleft", "top", "upright", "right"),
+}
 
 
 def variant_name(variant: Any) -> str:
@@ -62,37 +56,14 @@ def variant_name(variant: Any) -> str:
 
 
 def card(code: str) -> dict[str, Any]:
-    """Display data of a card, with its HTML ready (built once per language and card)."""
-    return dict(_card(code, get_language()))
-
-
-@lru_cache(maxsize=512)
-def _card(code: str, language: str | None) -> tuple[tuple[str, Any], ...]:
-    rank, suit = code[0], code[1]
-    rank_label = RANKS.get(rank, rank)
-    name = _(RANK_NAMES[rank]) if rank in RANK_NAMES else rank_label
-    label = _("%(rank)s of %(suit)s") % {"rank": name, "suit": _(SUIT_NAMES[suit])}
-    red = suit in "DH"
-    # The same markup as the "card" partial; made here because a table shows dozens.
-    html = format_html(
-        '<span class="playing-card{}" data-card="{}" aria-label="{}" role="img">'
-        '<span class="rank">{}</span><span class="suit">{}</span></span>',
-        " red" if red else "",
-        code,
-        label,
-        rank_label,
-        SUITS[suit],
-    )
-    return tuple(
-        {
-            "code": code,
-            "rank": rank_label,
-            "suit": SUITS[suit],
-            "red": red,
-            "label": label,
-            "html": html,
-        }.items()
-    )
+    """Display data of a card, with its HTML from the one card renderer."""
+    return {
+        "code": code,
+        "suit": SUIT_SYMBOLS[code[1]],
+        "red": code[1] in "DH",
+        "label": card_label(code),
+        "html": card_html(code),
+    }
 
 
 @dataclass
@@ -151,7 +122,7 @@ def table_context(
                 "team": seat.team,
                 "count": count,
                 # Repeating a SafeString gives a plain str, so mark the result again.
-                "backs": mark_safe(BACK_HTML * min(count, MAX_BACKS)),
+                "backs": mark_safe(back_html() * min(count, MAX_BACKS)),
                 "is_attacker": bool(view) and playing and view["attacker"] == seat.number,
                 "is_defender": bool(view) and playing and view["defender"] == seat.number,
                 "to_act": seat.number in to_act,
@@ -166,6 +137,10 @@ def table_context(
     # Seats go round the table starting after the viewer, so "you" sit at the bottom.
     start = (me + 1) if me is not None else 0
     others = [row for row in seat_rows[start:] + seat_rows[:start] if not row["is_me"]]
+    # A spectator has no seat at the bottom: the first seat takes it.
+    places = PLACES[len(others)] if me is not None else ("bottom", *PLACES[len(others) - 1])
+    for row, place in zip(others, places, strict=False):
+        row["place"] = place
 
     hand = []
     controls: dict[str, Any] = {"simple": [], "multi": [], "transfers": [], "shows": []}

@@ -1,41 +1,15 @@
-"""Cards as HTML, the profile statistics block and the server-drawn rating chart."""
+"""Card counts, the profile statistics block and the server-drawn rating chart."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
-from django.utils.html import format_html
-from django.utils.safestring import mark_safe
 
-from games.engine import CODES
 from history import charts, services
 from history.models import RatingClass
 
 register = template.Library()
-
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-RANK_LABELS = {"T": "10"}
-
-
-def _card_html(code: str) -> str:
-    rank, suit = code[:-1], code[-1]
-    return (
-        f'<span class="pcard suit-{suit}" data-card="{code}" title="{code}">'
-        f'{RANK_LABELS.get(rank, rank)}<span class="pcard-suit">{SUIT_SYMBOLS[suit]}</span></span>'
-    )
-
-
-# Every card's HTML, built once: a board shows dozens of cards per step.
-CARD_HTML = {code: mark_safe(_card_html(code)) for code in CODES}
-
-
-@register.filter
-def card(code: str | None) -> str:
-    """A face-up card; ``data-card`` carries the engine code (tests and scripts read it)."""
-    if not code:
-        return ""
-    return CARD_HTML.get(code) or format_html('<span class="pcard">{}</span>', code)
 
 
 @register.filter

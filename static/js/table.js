@@ -11,6 +11,8 @@
   let clockOffset = 0;
   let selected = null;
   let refocus = null;
+  // One move at a time: until the server answers, more clicks send nothing.
+  let inFlight = null;
 
   function currentVersion() {
     const el = document.getElementById("table-version");
@@ -18,9 +20,19 @@
   }
 
   function sendAction(text) {
+    if (inFlight) return;
+    refocus = refocus || {};
     actionForm.elements.action.value = text;
     actionForm.elements.version.value = currentVersion();
     actionForm.requestSubmit();
+    page.setAttribute("aria-busy", "true");
+    inFlight = setTimeout(settled, 5000);
+  }
+
+  function settled() {
+    clearTimeout(inFlight);
+    inFlight = null;
+    page.removeAttribute("aria-busy");
   }
 
   function sendCommand(type) {
@@ -60,6 +72,7 @@
   page.addEventListener("click", (event) => {
     const target = event.target.closest("button");
     if (!target || target.disabled || !page.contains(target)) return;
+    if (inFlight && (target.matches(".hand-card, .attack-target") || target.dataset.action)) return;
     if (target.classList.contains("hand-card")) {
       refocus = { card: target.dataset.card };
       const lead = target.dataset.lead;
@@ -75,6 +88,7 @@
         sendAction(transfer);
       }
     } else if (target.classList.contains("attack-target") && selected) {
+      refocus = { defended: true };
       sendAction(`${seat} defend ${target.dataset.attack} ${selected.dataset.card}`);
       clearSelection();
     } else if (target.dataset.action) {
@@ -93,16 +107,24 @@
     if (event.key === "Escape") clearSelection();
   });
 
+  // After a move, focus goes to the next thing to play, never to Resign: a stray
+  // Enter must not open the resign dialog.  With nothing to play, the hand holds it.
   function restoreFocus() {
     if (!refocus) return;
     const wanted = refocus.card && page.querySelector(`.hand-card[data-card="${refocus.card}"]:not([disabled])`);
-    const fallback = page.querySelector(".hand-card:not([disabled]), #table-controls button");
-    (wanted || fallback || page).focus?.();
+    const fallback = page.querySelector(
+      ".hand-card:not([disabled]), #table-controls button[data-action], #table-controls .control-hint",
+    );
+    const target = wanted || fallback || document.getElementById("table-hand");
+    if (target) target.focus({ preventScroll: true });
     refocus = null;
   }
 
   // After every push: check the version, keep the clock in step, show errors.
-  document.body.addEventListener("htmx:wsAfterMessage", () => {
+  document.body.addEventListener("htmx:wsAfterMessage", (event) => {
+    const message = (event.detail && event.detail.message) || "";
+    if (inFlight && (message.includes('id="table-version"') || message.includes('id="table-error"'))) settled();
+    if (message.includes('id="table-chat"')) scrollChat();
     // A push replaced the cards: keep the chosen card chosen if it can still beat.
     const code = selected && selected.dataset.card;
     selected = null;
@@ -129,6 +151,9 @@
     }
     restoreFocus();
     fullInviteLinks();
+  page.addEventListener("click", (event) => {
+    if (event.target.matches("input[data-path]")) event.target.select();
+  });
     tick();
   });
 
@@ -141,13 +166,30 @@
     connection.dataset.state = "closed";
     connection.textContent = connection.dataset.closedText || "offline";
     lastVersion = null; // the reconnect brings a full render
+    settled();
   });
+
+  // Chat: a sent line leaves the input empty (Enter cannot send it twice), an empty
+  // line is not sent, and the log follows new lines.
+  const chatForm = document.getElementById("chat-form");
+  if (chatForm) {
+    chatForm.addEventListener("htmx:wsConfigSend", (event) => {
+      if (!chatForm.elements.text.value.trim()) event.preventDefault();
+    });
+    chatForm.addEventListener("htmx:wsAfterSend", () => {
+      chatForm.elements.text.value = "";
+    });
+  }
+  function scrollChat() {
+    const log = page.querySelector(".chat-log");
+    if (log) log.scrollTop = log.scrollHeight;
+  }
+  scrollChat();
 
   // Invite links are rendered as paths (pushes have no request); show them whole.
   function fullInviteLinks() {
     page.querySelectorAll("input[data-path]").forEach((el) => {
       el.value = window.location.origin + el.dataset.path;
-      el.onclick = () => el.select();
     });
   }
   fullInviteLinks();

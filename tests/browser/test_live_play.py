@@ -1,4 +1,7 @@
-"""Live play in a real browser: a game against a bot, and two people at one table."""
+"""Live play in a real browser: two people at one table.
+
+Whole games against bots, with the rematch, are in test_table_browser.py.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +9,6 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-from games.models import Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,13 +26,6 @@ def fresh_process_state():
     from asgiref.sync import SyncToAsync
 
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
-
-
-@pytest.fixture
-def fast_bots(settings):
-    # Set before the server process forks, so it inherits them.
-    settings.GAMES_BOT_DELAY = (0.05, 0.1)
-    settings.GAMES_TICK_SECONDS = 0.1
 
 
 @pytest.fixture
@@ -96,45 +90,6 @@ def play_one_step(page) -> bool:
     except PlaywrightTimeout:
         return False
     return True
-
-
-def test_a_player_beats_a_bot_table_to_the_end_by_clicking(
-    fast_bots, variants, browser, live_server_url
-):
-    context, page, user = logged_in(browser, live_server_url, "Zoya")
-    page.goto(live_server_url + "/")
-    # The 24-card deck keeps the game short.
-    page.select_option("#id_variant", label="24-card (2–4)")
-    page.fill("#id_players", "2")
-    page.select_option("#id_seat_1", "random")
-    page.get_by_role("button", name="Create table").click()
-    page.wait_for_url(f"{live_server_url}/games/*/")
-    wait_for_live(page)
-    assert page.locator("#table-hand .hand-card").count() == 6
-    for _ in range(400):
-        if page.locator("#table-result:not(.is-hidden)").count():
-            break
-        before = version(page)
-        if play_one_step(page):
-            page.wait_for_function(
-                f"() => parseInt(document.getElementById('table-version').dataset.version) > {before}"
-                " || document.querySelector('#table-error.visible') !== null"
-            )
-        else:
-            page.wait_for_timeout(100)  # The bot is thinking.
-    panel = page.locator("#table-result")
-    panel.wait_for(state="visible")
-    assert "Game over" in panel.inner_text()
-    match = Match.objects.get()
-    assert match.status == Match.Status.FINISHED
-    sources = set(match.moves.values_list("source", flat=True))
-    assert sources == {"player", "bot"}
-    assert match.moves.filter(source="player").count() > 3
-    # The rematch button deals the next game of the match.
-    page.get_by_role("button", name="Rematch").click()
-    page.wait_for_selector("#table-result.is-hidden", state="attached")
-    assert match.deals.count() == 2
-    context.close()
 
 
 def test_two_players_see_each_others_moves_without_reload(variants, browser, live_server_url):

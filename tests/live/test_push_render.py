@@ -16,7 +16,8 @@ from .test_timers import table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-FELT = re.compile(r'<div id="table-felt".*?</ul>\s*</div>', re.S)
+# The felt partial, up to the hand partial that follows it in every state render.
+FELT = re.compile(r'<div id="table-felt".*?(?=<div id="table-hand")', re.S)
 HAND_CARD = re.compile(r'class="hand-card"[^>]*data-card="(\w\w)"')
 
 

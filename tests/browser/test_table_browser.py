@@ -1,0 +1,346 @@
+"""The card table in Chromium, in Russian and in English, as a player uses it.
+
+Every game checks, after each push, that a beaten attack card still shows (the defence
+never covers its box, and its corner is the card under the pointer there), that focus
+never lands on Resign after the player's own move, and, in Russian, that no English
+word is on the page.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from games.models import Match, Move, RuleVariant
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+DESKTOP = {"width": 1100, "height": 860}
+PHONE = {"width": 390, "height": 844}
+# Names a Russian page may show in Latin letters: the language switcher's own name.
+LATIN_ALLOWED = {"English"}
+
+# Every text a person can read or hear: text nodes, labels, titles, placeholders and
+# the texts scripts put on screen (data-*-text, data-confirm).
+PAGE_WORDS = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const parent = walker.currentNode.parentElement;
+    if (parent && !parent.closest("script, style")) out.push(walker.currentNode.textContent);
+  }
+  for (const el of document.body.querySelectorAll("*")) {
+    for (const attr of el.attributes) {
+      if (["aria-label", "title", "placeholder", "alt", "data-confirm"].includes(attr.name)
+          || /^data-.*-text$/.test(attr.name)) out.push(attr.value);
+    }
+  }
+  return out.join("\\n");
+}"""
+
+# For each beaten pair: is the attack's box wholly inside the defence's, and is the
+# attack's top-left corner (its rank and suit) the card a pointer there would hit?
+BEATEN_PAIRS = """(checkCorner) => [...document.querySelectorAll("#table-felt .pair.beaten")].map((pair) => {
+  const a = pair.querySelector(".attack .playing-card").getBoundingClientRect();
+  const d = pair.querySelector(".defence .playing-card").getBoundingClientRect();
+  const covered = d.left <= a.left && d.top <= a.top && d.right >= a.right && d.bottom >= a.bottom;
+  let corner = true;
+  if (checkCorner) {
+    pair.scrollIntoView({ block: "center" });
+    const box = pair.querySelector(".attack .playing-card").getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + box.width * 0.08, box.top + box.height * 0.06);
+    corner = Boolean(hit && hit.closest(".attack"));
+  }
+  return { covered, corner };
+})"""
+
+# Records, for a few seconds, where each card's view-transition group starts and ends.
+WATCH_CARD_MOTION = """() => {
+  window.cardMotion = {};
+  const end = performance.now() + 5000;
+  const look = () => {
+    for (const animation of document.getAnimations()) {
+      const name = (animation.effect && animation.effect.pseudoElement) || "";
+      const card = name.match(/^::view-transition-group\\(card-(..)\\)$/);
+      if (!card) continue;
+      const frames = animation.effect.getKeyframes();
+      window.cardMotion[card[1]] = [frames[0].transform, frames[frames.length - 1].transform];
+    }
+    if (performance.now() < end) requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+
+# Scripts are passed as functions: the site's Content-Security-Policy forbids eval,
+# which is how Playwright would run a bare expression.
+NEWER_VERSION_OR_ERROR = """(before) =>
+  parseInt(document.getElementById("table-version").dataset.version) > before
+  || document.querySelector("#table-error.visible") !== null"""
+PAGE_WIDTH = "() => document.documentElement.scrollWidth"
+
+FOCUS_ON_RESIGN = (
+    "() => Boolean(document.activeElement && document.activeElement.closest('.control-resign'))"
+)
+
+
+@pytest.fixture(autouse=True)
+def fast_bots(settings):
+    # Set before the server process forks, so it inherits them.
+    settings.GAMES_BOT_DELAY = (0.02, 0.05)
+    settings.GAMES_TICK_SECONDS = 0.1
+
+
+class Player:
+    """One person at the table: their page and what the checks saw."""
+
+    def __init__(self, browser, url: str, name: str, lang: str, *, viewport=DESKTOP, motion=False):
+        self.user = get_user_model().objects.create_user(username=name, password="pw-" + name)
+        self.lang = lang
+        self.motion = motion
+        self.url = url
+        client = Client()
+        client.force_login(self.user)
+        self.context = browser.new_context(
+            locale="ru-RU" if lang == "ru" else "en-US",
+            viewport=viewport,
+            reduced_motion="no-preference" if motion else "reduce",
+        )
+        self.context.set_default_timeout(15_000)
+        self.context.add_cookies(
+            [
+                {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": url},
+                {"name": "django_language", "value": lang, "url": url},
+            ]
+        )
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        # Console errors include what a Content-Security-Policy refuses.
+        self.page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
+        self.beaten_seen = 0
+        self.moves = 0
+
+    def create_table(self, slug: str, players: int, bots: str = "easy") -> Match:
+        page = self.page
+        page.goto(self.url + "/")
+        page.select_option("#id_variant", str(RuleVariant.objects.get(slug=slug).pk))
+        page.fill("#id_players", str(players))
+        for seat in range(1, players):
+            page.select_option(f"#id_seat_{seat}", bots)
+        page.locator("form.create-table [type=submit]").click()
+        page.wait_for_url(re.compile(r".*/games/\d+/$"))
+        page.wait_for_selector('#connection-state[data-state="open"]')
+        page.wait_for_selector("#table-hand .hand-card")
+        return Match.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
+
+    # -------------------------------------------------------------- checks
+    def check_page(self) -> None:
+        if self.lang == "ru":
+            words = set(re.findall(r"[A-Za-z]{2,}", self.page.evaluate(PAGE_WORDS)))
+            assert not words - LATIN_ALLOWED, f"English on a Russian page: {sorted(words)}"
+        # A card in motion has no settled box; with reduced motion the pairs lie still.
+        for pair in self.page.evaluate(BEATEN_PAIRS, not self.motion):
+            assert not pair["covered"], "a defence covers the whole attack card"
+            assert pair["corner"], "the attack card's corner is hidden"
+            self.beaten_seen += 1
+        assert not self.errors, self.errors
+
+    def version(self) -> int:
+        return int(self.page.get_attribute("#table-version", "data-version"))
+
+    def step(self, *, double_click_lead: bool = False) -> bool:
+        """One legal move, as a careful player makes it; False when there is none."""
+        page = self.page
+        controls = page.locator("#table-controls")
+        beaters = page.locator(
+            '#table-hand .hand-card:not([disabled])[data-beats]:not([data-beats=""])'
+        )
+        leads = page.locator(
+            '#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])'
+        )
+        before = self.version()
+        try:
+            if beaters.count():
+                beaters.first.click(timeout=2000)
+                page.locator("#table-felt .attack-target.can-beat").first.click(timeout=2000)
+            elif controls.locator(".control-done").count():
+                controls.locator(".control-done").click(timeout=2000)
+            elif controls.locator(".control-take").count():
+                controls.locator(".control-take").click(timeout=2000)
+            elif leads.count():
+                if double_click_lead:
+                    leads.first.dblclick(timeout=2000)
+                else:
+                    leads.first.click(timeout=2000)
+            else:
+                return False
+        except PlaywrightTimeout:
+            return False  # A bot moved between looking and clicking.
+        page.wait_for_function(NEWER_VERSION_OR_ERROR, arg=before)
+        assert not page.evaluate(FOCUS_ON_RESIGN), "focus landed on Resign after a move"
+        self.moves += 1
+        return True
+
+    def play(self, max_steps: int = 500, until=None) -> None:
+        for _ in range(max_steps):
+            if self.page.locator("#table-result:not(.is-hidden)").count():
+                return
+            if until is not None and until():
+                return
+            if not self.step():
+                self.page.wait_for_timeout(60)  # A bot is thinking.
+            self.check_page()
+        raise AssertionError("the game did not end")
+
+    def finish(self) -> None:
+        panel = self.page.locator("#table-result")
+        panel.wait_for(state="visible")
+        self.check_page()
+        assert self.beaten_seen, "no beaten pair was ever checked"
+        self.context.close()
+
+
+def leads_available(player: Player) -> bool:
+    return bool(
+        player.page.locator(
+            '#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])'
+        ).count()
+    )
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_whole_game_against_a_bot(lang, browser, live_server_url):
+    # The English run keeps motion on, so the view-transition path plays a game too.
+    me = Player(browser, live_server_url, "Зоя", lang, motion=lang == "en")
+    match = me.create_table("short-deck-24", 2)
+    me.check_page()
+    # A hint arrives in the table's hint line, through the same swaps as any push.
+    hint = me.page.locator("#table-controls .control-hint")
+    hint.wait_for()
+    hint.click()
+    me.page.wait_for_function("() => document.getElementById('table-hint').textContent.trim()")
+    me.check_page()
+    # A double click on a card sends one move: the second click finds the move in flight.
+    me.play(until=lambda: leads_available(me))
+    sent = Move.objects.filter(match=match, source="player").count()
+    card = me.page.locator(
+        '#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])'
+    ).first.get_attribute("data-card")
+    if me.motion:
+        me.page.evaluate(WATCH_CARD_MOTION)
+    assert me.step(double_click_lead=True)
+    if me.motion:
+        # The card glides from the hand to the table: its group moves.
+        motion = me.page.wait_for_function("(card) => window.cardMotion[card]", arg=card)
+        start, end = motion.json_value()
+        assert start != end, (start, end)
+    me.page.wait_for_timeout(300)
+    assert Move.objects.filter(match=match, source="player").count() == sent + 1
+    assert not me.page.locator("#table-error.visible").count()
+    me.play()
+    # The result panel leads to the replay and its analysis.
+    links = me.page.locator("#table-result a")
+    hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+    assert any(h.endswith("?deal=1") and "/replay/" in h for h in hrefs), hrefs
+    assert any(h.endswith("#review") for h in hrefs), hrefs
+    me.check_page()
+    assert me.beaten_seen, "no beaten pair was ever checked"
+    assert match.moves.filter(source="bot").exists()
+    if lang == "ru":
+        # "Your tables" in the lobby opens the finished table's replay.
+        me.page.goto(live_server_url + "/")
+        me.page.locator(".lobby-mine a", has_text=f"#{match.pk}").click()
+        me.page.wait_for_url(f"**/games/{match.pk}/replay/")
+        assert me.page.locator("#replay-step [data-card]").count() > 0
+    else:
+        # The rematch button deals the next game of the match.
+        me.page.locator("#table-result .control-rematch").click()
+        me.page.wait_for_selector("#table-result.is-hidden", state="attached")
+        assert match.deals.count() == 2
+    me.context.close()
+
+
+# A Transfer deal where the bot leads (it holds the lowest trump, the six of spades)
+# and the player holds a card of every rank the bot holds: any lead can be passed on.
+TRANSFER_DEAL = ["6H", "6S", "7H", "7C", "8H", "8C", "9H", "9C", "TH", "TC", "JH", "JC", "AS"]
+
+
+@pytest.fixture
+def transfer_deal(monkeypatch):
+    from games.engine.deal import _DECKS
+
+    deck = TRANSFER_DEAL + [c for c in _DECKS[36] if c not in TRANSFER_DEAL]
+
+    class Arranged(secrets.SystemRandom):
+        def shuffle(self, x) -> None:  # type: ignore[override]
+            x[:] = deck if len(x) == len(deck) else x
+
+    # Patched before the server process forks, so its deals use it.
+    monkeypatch.setattr(secrets, "SystemRandom", Arranged)
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_transfer(lang, transfer_deal, browser, live_server_url):
+    me = Player(browser, live_server_url, "Олег", lang)
+    # Sound is off until turned on, and the choice outlives a reload.
+    toggle = me.page.locator("#sound-toggle")
+    match = me.create_table("transfer", 2)
+    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    me.page.reload()
+    me.page.wait_for_selector('#connection-state[data-state="open"]')
+    assert toggle.get_attribute("aria-pressed") == "true"
+    transfer = me.page.locator("#table-controls .control-transfer")
+    transfer.first.wait_for()
+    me.check_page()
+    before = me.version()
+    transfer.first.click()
+    me.page.wait_for_function(NEWER_VERSION_OR_ERROR, arg=before)
+    assert not me.page.evaluate(FOCUS_ON_RESIGN)
+    assert match.moves.filter(action__contains="transfer").exists()
+    # Both sevens now lie on the table, attacking the bot.
+    assert me.page.locator("#table-felt .pair").count() >= 2
+    me.play()
+    assert me.page.get_attribute("#table-page", "data-last-sound") in {"turn", "take", "over"}
+    me.finish()
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_team_game_two_against_two(lang, browser, live_server_url):
+    me = Player(browser, live_server_url, "Ира", lang)
+    me.create_table("teams-2x2", 4)
+    # Around the oval: the opponents on the sides, the partner across the table.
+    places = me.page.eval_on_selector_all(
+        "#table-seats .seat",
+        "seats => seats.map(s => [s.className, s.querySelector('.team')?.className])",
+    )
+    assert [p[0].split()[1] for p in places] == ["seat-left", "seat-top", "seat-right"]
+    assert "team-0" in places[1][1] and "team-1" in places[0][1]
+    assert me.page.locator("#table-hand .me .team-0").count() == 1
+    me.play()
+    me.finish()
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_game_on_a_phone(lang, browser, live_server_url):
+    me = Player(browser, live_server_url, "Лев", lang, viewport=PHONE)
+    me.create_table("short-deck-24", 3)
+    page = me.page
+    # The table fits the phone's width: nothing scrolls sideways.
+    assert page.evaluate(PAGE_WIDTH) <= PHONE["width"]
+    # A chat line is sent once, and the input is left empty for the next one.
+    page.fill("#chat-text", "привет")
+    page.press("#chat-text", "Enter")
+    page.locator(".chat-log .chat-line").first.wait_for()
+    assert page.input_value("#chat-text") == ""
+    page.press("#chat-text", "Enter")
+    page.wait_for_timeout(300)
+    assert page.locator(".chat-log .chat-line").count() == 1
+    me.play()
+    assert page.evaluate(PAGE_WIDTH) <= PHONE["width"]
+    me.finish()
