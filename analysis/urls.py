@@ -12,7 +12,7 @@ urlpatterns = [
         name="deal_analysis",
     ),
     path(
-        "games/<int:match_id>/learn/<int:deal_number>/",
+        "games/<id:match_id>/learn/<id:deal_number>/",
         views.learn,
         name="learn",
     ),

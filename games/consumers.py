@@ -8,7 +8,8 @@ through the channel layer.
 
 from __future__ import annotations
 
-import json
+import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -16,43 +17,58 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connections
-from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from accounts.language import ViewerLanguageMixin
 from analysis.services import Refused as HintRefused
-from analysis.services import hint_for
+from analysis.services import hint_for, render_hint
 from games import presence, rendering, services
 from games.action_log import log_refused_action
 from games.conf import setting
-from games.engine import Action
 from games.models import Match
-from games.move_words import suggest_action
+from games.socket_guard import (
+    FrameRefused,
+    SignedOut,
+    SocketQuota,
+    parse_frame,
+    signed_in_user,
+)
 from games.throttle import TokenBucket
 
 logger = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
+CLOSE_TOO_MANY = 4429
 
 
-def _open_viewer(match_id: int, user: Any, channel_name: str) -> rendering.Viewer | None:
+def _open_viewer(
+    match_id: int, session_key: str | None, user_id: int, channel_name: str
+) -> tuple[Any, rendering.Viewer | None]:
+    user = signed_in_user(session_key, user_id)
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
-        return None
+        return user, None
     viewer = rendering.viewer_for(match, user)
     if viewer is not None and viewer.seat is not None:
         services.seat_connected(match_id, user, channel_name)
-    return viewer
+    return user, viewer
 
 
-def _collecting_call(function: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any, list[Any]]:
-    """(result, refusal, pushes) of a service call whose pushes the caller sends."""
+def _collecting_call(
+    session_key: str | None, user_id: int, function: Any, match_id: int, *args: Any, **kwargs: Any
+) -> tuple[Any, Any, list[Any]]:
+    """(result, refusal, pushes) of a service call for the socket's user, checked first.
+
+    The user is read afresh (``signed_in_user``) in the same thread hop as the
+    service, so the check costs two indexed reads and no extra round trip.
+    """
+    user = signed_in_user(session_key, user_id)
     pushes: list[Any] = []
     try:
         with services.collected_pushes() as pushes:
             try:
-                return function(*args, **kwargs), None, pushes
+                return function(match_id, user, *args, **kwargs), None, pushes
             except services.ActionRefused as refused:
                 return None, refused, pushes
     except BaseException:
@@ -69,15 +85,83 @@ REFUSAL_KINDS = {
 }
 
 
-def _hint(match_id: int, user: Any) -> str:
+def _hint(session_key: str | None, user_id: int, match_id: int) -> str:
     try:
-        return str(hint_for(Match.objects.get(pk=match_id), user))
+        user = signed_in_user(session_key, user_id)
+        return render_hint(hint_for(Match.objects.get(pk=match_id), user))
     finally:
         # Connections are per thread; this worker thread must not keep one open.
         connections.close_all()
 
 
-class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
+class GuardedSocket(ViewerLanguageMixin, AsyncWebsocketConsumer):
+    """What the table and lobby sockets share: the user's socket quota, a heartbeat that
+    rejoins the groups and checks the sign-in, and the close that says why."""
+
+    groups_joined: tuple[str, ...] = ()
+    quota: SocketQuota | None = None
+    heartbeat: asyncio.Task | None = None
+
+    def session_key(self) -> str | None:
+        session = self.scope.get("session")
+        return session.session_key if session is not None else None
+
+    async def admit(self, user_id: int, match_id: int | None) -> bool:
+        """Count this socket against the user's caps; refuse (and say so) past them."""
+        quota = SocketQuota(user_id, match_id)
+        if not await database_sync_to_async(quota.admit)():
+            return False
+        self.quota = quota
+        return True
+
+    async def join_groups(self, *groups: str) -> None:
+        self.groups_joined = groups
+        await self.rejoin()
+
+    async def rejoin(self) -> None:
+        # Joining again is harmless, and a Redis that lost its state (a restart, a
+        # FLUSHDB, the layer's group expiry) forgot this socket.
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    def start_heartbeat(self, user_id: int) -> None:
+        self.heartbeat = asyncio.ensure_future(self.beat(user_id))
+
+    async def beat(self, user_id: int) -> None:
+        while True:
+            await asyncio.sleep(setting("GAMES_SOCKET_HEARTBEAT"))
+            try:
+                await self.rejoin()
+                if self.quota is not None:
+                    await database_sync_to_async(self.quota.renew)()
+                await database_sync_to_async(signed_in_user)(self.session_key(), user_id)
+            except SignedOut as out:
+                await self.sign_out(out)
+                return
+            except Exception:  # The next beat tries again.
+                logger.exception("socket heartbeat failed")
+
+    async def sign_out(self, out: SignedOut) -> None:
+        """Tell the person why, then close: the page shows the message."""
+        await self.send_notice(out.message)
+        await self.close(code=out.code)
+
+    async def send_notice(self, message: str) -> None:
+        raise NotImplementedError
+
+    async def leave(self) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.heartbeat
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.quota is not None:
+            await database_sync_to_async(self.quota.release)()
+            self.quota = None
+
+
+class TableConsumer(GuardedSocket):
     """``/ws/games/<id>/``: pushes this viewer's table; receives actions, chat, sync."""
 
     viewer: rendering.Viewer | None = None
@@ -88,57 +172,60 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
         self.group = services.group_name(self.match_id)
         self.sent_version = -1
         self.frames = TokenBucket(*setting("GAMES_FRAME_RATE"))
-        self.hints = TokenBucket(*setting("GAMES_HINT_RATE"))
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user
-        self.viewer = await database_sync_to_async(_open_viewer)(
-            self.match_id, user, self.channel_name
-        )
+        if not await self.admit(user.pk, self.match_id):
+            await self.accept()
+            await self.send_notice(_("You have too many tables open; close one and reload."))
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        try:
+            self.user, self.viewer = await database_sync_to_async(_open_viewer)(
+                self.match_id, self.session_key(), user.pk, self.channel_name
+            )
+        except SignedOut as out:
+            await self.leave()
+            await self.close(code=out.code)  # a new socket on an ended session: refused
+            return
         if self.viewer is None:
+            await self.leave()
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        if self.viewer.seat is not None:
-            await self.channel_layer.group_add(presence.server_group(), self.channel_name)
+        if self.viewer.seat is None:
+            await self.join_groups(self.group)
+        else:  # the process's group, for re-recording its sockets' presence
+            await self.join_groups(self.group, presence.server_group())
         await self.accept()
         # The ws extension never replays missed messages: every (re)connect gets it all.
         await self.send_state(full=True)
+        self.start_heartbeat(user.pk)
 
     async def disconnect(self, code: int) -> None:
+        await self.leave()
         if self.viewer is None:
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.viewer.seat is not None:
-            await self.channel_layer.group_discard(presence.server_group(), self.channel_name)
             await database_sync_to_async(services.seat_disconnected)(
                 self.match_id, self.user, self.channel_name
             )
+        self.viewer = None
 
     # ------------------------------------------------------------ incoming
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.viewer is None:
             return
-        if text_data is None:
-            await self.refuse(_("Send JSON text frames."), "malformed")
-            return
         if not self.frames.allow():
             await self.refuse(
                 _("You are sending messages too fast; wait a moment."), "rate_limited"
             )
             return
-        if len(text_data.encode()) > setting("GAMES_MAX_FRAME"):
-            await self.refuse(_("That message is too long."), "oversized")
-            return
         try:
-            data = json.loads(text_data)
-        except ValueError:
-            await self.refuse(_("That message is not valid JSON."), "malformed")
-            return
-        if not isinstance(data, dict):
-            await self.refuse(_("That message is not valid JSON."), "malformed")
+            data = parse_frame(text_data)
+        except FrameRefused as refused:
+            await self.refuse(refused.message, refused.kind)
             return
         handler = {
             "action": self.on_action,
@@ -147,25 +234,17 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
             "resign": self.on_resign,
             "rematch": self.on_rematch,
             "hint": self.on_hint,
-        }.get(data.get("type"))
-        if handler is None:
-            await self.refuse(_("Unknown message type."), "unknown")
-            return
-        if data["type"] == "hint" and not self.hints.allow():
-            # Each hint is a bot search of up to a second of CPU.
-            await self.refuse(
-                _("You are sending messages too fast; wait a moment."), "rate_limited"
-            )
-            return
-        await handler(data)
+        }[data["type"]]
+        try:
+            await handler(data)
+        except SignedOut as out:
+            await self.sign_out(out)
 
     async def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
-        """Run a service; a refusal goes back to this socket only.
-
-        The pushes the service commits are sent from here, after it returns.
-        """
+        """Run a service for this socket's user (checked afresh); a refusal goes back to
+        this socket only.  The pushes the service commits are sent from here."""
         result, refused, pushes = await database_sync_to_async(_collecting_call)(
-            function, *args, **kwargs
+            self.session_key(), self.user.pk, function, self.match_id, *args, **kwargs
         )
         for group, message in pushes:
             try:
@@ -182,42 +261,37 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
         return result
 
     async def on_action(self, data: dict[str, Any]) -> None:
-        await self.call(
-            services.apply_action,
-            self.match_id,
-            self.user,
-            data.get("action"),
-            version=data.get("version"),
-        )
+        await self.call(services.apply_action, data.get("action"), version=data.get("version"))
 
     async def on_chat(self, data: dict[str, Any]) -> None:
-        await self.call(services.post_chat, self.match_id, self.user, data.get("text"))
+        await self.call(services.post_chat, data.get("text"))
 
     async def on_sync(self, data: dict[str, Any]) -> None:
+        await database_sync_to_async(signed_in_user)(self.session_key(), self.user.pk)
+        await self.rejoin()
         await self.send_state(full=True)
 
     async def on_resign(self, data: dict[str, Any]) -> None:
-        await self.call(services.resign, self.match_id, self.user)
+        await self.call(services.resign)
 
     async def on_rematch(self, data: dict[str, Any]) -> None:
-        await self.call(services.start_next_deal, self.match_id, self.user)
+        await self.call(services.start_next_deal)
 
     async def on_hint(self, data: dict[str, Any]) -> None:
         if self.viewer.seat is None:
             await self.send_error(_("Spectators get no hints."))
             return
         # The hard bot searches for up to a second: a worker thread, so neither
-        # the event loop nor the shared database thread waits for it.
+        # the event loop nor the shared database thread waits for it.  The limit is
+        # the user's, shared with the page and their other sockets (hint_for).
         try:
-            action = await sync_to_async(_hint, thread_sensitive=False)(self.match_id, self.user)
+            html = await sync_to_async(_hint, thread_sensitive=False)(
+                self.session_key(), self.user.pk, self.match_id
+            )
         except HintRefused as refused:
             await self.refuse(str(refused), "hint")
             return
-        advice = _("Hint: %(advice)s") % {"advice": suggest_action(Action.parse(action))}
-        await self.send(
-            text_data=f'<div id="table-hint" class="hint" data-action="{escape(action)}">'
-            f"{escape(advice)}</div>"
-        )
+        await self.send(text_data=html)
 
     async def refuse(self, message: str, kind: str) -> None:
         log_refused_action(self.match_id, self.user.pk, self.viewer.seat, kind, kind)
@@ -230,6 +304,9 @@ class TableConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
             message, self.sent_version, calm=calm
         )
         await self.send(text_data=html)
+
+    async def send_notice(self, message: str) -> None:
+        await self.send_error(message)
 
     async def send_state(self, *, full: bool = False) -> None:
         version, html = await database_sync_to_async(rendering.render_state)(
@@ -266,24 +343,43 @@ def _lobby_html() -> str:
     return render_open_tables()
 
 
-class LobbyConsumer(ViewerLanguageMixin, AsyncWebsocketConsumer):
-    """``/ws/lobby/``: the open-tables list, pushed whenever a table opens or fills."""
+class LobbyConsumer(GuardedSocket):
+    """``/ws/lobby/``: the open-tables list, pushed whenever a table opens or fills.
+
+    The lobby only listens.  A frame asks for the list again, within a small rate;
+    a flood closes the socket instead of rendering from the database per frame.
+    """
 
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        self.frames = TokenBucket(*setting("GAMES_LOBBY_FRAME_RATE"))
+        if not await self.admit(user.pk, None):
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        await self.join_groups(services.LOBBY_GROUP)
         await self.accept()
         await self.send(text_data=await database_sync_to_async(_lobby_html)())
+        self.start_heartbeat(user.pk)
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+        await self.leave()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        # The lobby only listens; any frame just asks for the list again.
+        if not self.frames.allow():
+            await self.close(
+                code=CLOSE_TOO_MANY, reason=_("You are sending messages too fast; wait a moment.")
+            )
+            return
         await self.send(text_data=await database_sync_to_async(_lobby_html)())
+
+    async def send_notice(self, message: str) -> None:
+        pass  # The lobby has no message area; the close code says why.
+
+    async def sign_out(self, out: SignedOut) -> None:
+        await self.close(code=out.code)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=await database_sync_to_async(_lobby_html)())

@@ -34,12 +34,24 @@
     if (link) link.click();
   }
 
+  // Scroll the move list itself, never the page: on a phone the list sits below the
+  // board, and a step taken from the graph or the buttons must leave the board in view.
+  function keepInView(item) {
+    const box = item.closest(".replay-moves");
+    if (!box) return;
+    const outer = box.getBoundingClientRect();
+    const inner = item.getBoundingClientRect();
+    if (inner.top < outer.top || inner.bottom > outer.bottom) {
+      box.scrollTop += inner.top - outer.top - outer.height / 2;
+    }
+  }
+
   function markCurrentMove() {
     const step = String(current());
     document.querySelectorAll("#move-list .move").forEach(function (item) {
       const on = item.dataset.step === step;
       item.classList.toggle("is-current", on);
-      if (on) item.scrollIntoView({ block: "nearest" });
+      if (on) keepInView(item);
     });
     const hidden = root.querySelector("[data-step-input]");
     if (hidden) hidden.value = step;

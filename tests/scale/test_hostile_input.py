@@ -262,7 +262,7 @@ async def test_flooding_action_frames_is_rate_limited(settings) -> None:
 
 @in_own_loop
 async def test_flooding_hints_is_rate_limited(settings) -> None:
-    settings.GAMES_HINT_RATE = (1, 0.01)
+    settings.GAMES_HINT_RATE = (1, 60)
     match, users, sockets, game = await open_table()
     before = await db(fingerprint, match.pk)
     await sockets[1].send({"type": "hint"})

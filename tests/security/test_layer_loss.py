@@ -1,0 +1,94 @@
+"""When the channel layer loses its state (Redis restarted or flushed, groups expired),
+open sockets rejoin their groups: on the heartbeat, and at once on a ``sync``.
+
+Both layers forget a group membership after ``group_expiry``; the tests set it to a
+second.  On Redis the first test also flushes the layer, as a FLUSHDB or a restart
+would.  (Flushing the in-memory layer would also drop each socket's own inbox, which
+no real layer does, so there expiry alone stands for the loss.)"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels import DEFAULT_CHANNEL_LAYER
+from channels.layers import InMemoryChannelLayer, channel_layers, get_channel_layer
+
+from games import services
+from games.engine import Game
+from games.models import Match
+from tests.live.conftest import Socket
+from tests.sockets import db, in_own_loop, session_cookie
+
+from .helpers import two_player_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def quick_heartbeat(settings):
+    from channels.layers import channel_layers
+
+    settings.GAMES_SOCKET_HEARTBEAT = 0.3
+    layer = settings.CHANNEL_LAYERS["default"]
+    settings.CHANNEL_LAYERS = {
+        "default": {**layer, "CONFIG": {**layer.get("CONFIG", {}), "group_expiry": 1}}
+    }
+    settings.GAMES_TICKER = False
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+
+
+def move(match_id: int) -> int:
+    match = Match.objects.get(pk=match_id)
+    action = Game.from_snapshot(match.state).legal_actions()[0]
+    return services.apply_action(match_id, action.seat, str(action), version=match.version).version
+
+
+async def open_both(match: Match, users: list) -> list[Socket]:
+    sockets = []
+    for user in users:
+        sock = Socket(f"/ws/games/{match.pk}/", await db(session_cookie, user))
+        connected, _ = await sock.open()
+        assert connected
+        await sock.until_version(match.version)
+        await sock.drain()
+        sockets.append(sock)
+    return sockets
+
+
+@in_own_loop
+async def test_sockets_rejoin_on_the_heartbeat_after_the_layer_is_flushed() -> None:
+    match, users = await db(two_player_table)
+    sockets = await open_both(match, users)
+    if not isinstance(get_channel_layer(), InMemoryChannelLayer):
+        # What a FLUSHDB does: from outside, through a layer of its own (flush also
+        # closes the connections of the layer it is called on).
+        await channel_layers.make_backend(DEFAULT_CHANNEL_LAYER).flush()
+    await asyncio.sleep(2.5)  # the memberships expire; the heartbeats renew them
+    version = await db(move, match.pk)
+    for sock in sockets:
+        await sock.until_version(version)
+    for sock in sockets:
+        await sock.close()
+
+
+@in_own_loop
+async def test_a_sync_rejoins_at_once(settings) -> None:
+    settings.GAMES_SOCKET_HEARTBEAT = 3600  # no heartbeat during this test
+    match, users = await db(two_player_table)
+    sockets = await open_both(match, users)
+    await asyncio.sleep(1.5)  # every membership has expired
+    for sock in sockets:
+        await sock.send({"type": "sync"})
+        await sock.until_version(match.version)
+    version = await db(move, match.pk)
+    for sock in sockets:
+        await sock.until_version(version)
+    for sock in sockets:
+        await sock.close()
