@@ -67,7 +67,9 @@ def main() -> None:
         choice = next((a for a in legal if " attack " in a or " defend " in a), legal[0])
         services.apply_action(match.pk, users[mover], choice, version=match.version)
 
-    print(f"{ROOT.name}: table #{match.pk}, {args.moves} moves played, {args.renders} renders a seat")
+    print(
+        f"{ROOT.name}: table #{match.pk}, {args.moves} moves played, {args.renders} renders a seat"
+    )
     for language in ("en", "ru"):
         with translation.override(language):
             sizes, elapsed = [], 0.0

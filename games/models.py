@@ -191,9 +191,6 @@ class RuleVariant(models.Model):
         values["teams"] = values["teams"] or None
         return Rules(players=players, **values)
 
-    def player_counts(self) -> list[int]:
-        return list(range(self.min_players, self.max_players + 1))
-
     def players_rule(self) -> str:
         """How many play this variant, as a sentence: "Teams 2x2 is for 4 players."."""
         words = {"variant": gettext(self.name), "low": self.min_players, "high": self.max_players}
@@ -312,8 +309,7 @@ class Seat(models.Model):
     fools = models.PositiveSmallIntegerField(_("times fool in this match"), default=0)
     last_seen = models.DateTimeField(null=True, blank=True)
     reconnect_budget_ms = models.PositiveIntegerField(default=45_000)
-    # Set while the seat's player has no open table socket (no ``SocketPresence``
-    # row); the reconnect budget is spent from here.
+    # Away since (no SocketPresence row: no open socket); the reconnect budget runs from here.
     disconnected_since = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 

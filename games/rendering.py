@@ -6,9 +6,7 @@ hand, so a rendered fragment holds only cards the viewer may know.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -17,8 +15,8 @@ from django.conf import settings
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import services
 from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
@@ -295,7 +293,6 @@ def _result(
 
 STATE_TEMPLATE = "games/partials.html#state"
 CHAT_TEMPLATE = "games/partials.html#chat"
-FELT_TEMPLATE = "games/partials.html#felt"
 ERROR_TEMPLATE = "games/partials.html#error"
 
 
@@ -315,32 +312,10 @@ def _compiled(name: str) -> Any:
     return get_template(name)
 
 
-# The felt of (table, version, language): it holds only public cards, so every
-# viewer of a version sees the same HTML, and a push renders it once per process.
-# The invite token names the table: unlike its id, it is never reused.
-_felts: OrderedDict[tuple[str, int, str | None], str] = OrderedDict()
-MAX_FELTS = 1000
-_felts_lock = threading.Lock()
-
-
-def _felt_html(match: Match, context: dict[str, Any]) -> str:
-    key = (match.invite_token, match.version, get_language())
-    with _felts_lock:
-        html = _felts.get(key)
-    if html is None:
-        html = _template(FELT_TEMPLATE).render(context)
-        with _felts_lock:
-            _felts[key] = html
-            while len(_felts) > MAX_FELTS:
-                _felts.popitem(last=False)
-    return html
-
-
 def render_state(match_id: int, viewer: Viewer, *, full: bool = False) -> tuple[int, str]:
     """(version, html) of the viewer's table, read from the database; ``full`` adds the chat."""
     match, seats, game = load_table(match_id)
     context = table_context(match, viewer, with_chat=full, seats=seats, game=game)
-    context["felt_html"] = _felt_html(match, context)
     html = _template(STATE_TEMPLATE).render(context)
     if full:
         html += _template(CHAT_TEMPLATE).render(context)

@@ -131,7 +131,7 @@ class AuditLogEntry(models.Model):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_name} {self.get_action_display()}"
 
     def save(self, *args, **kwargs) -> None:
-        if self.pk is not None and not self._state.adding:
+        if self.pk is not None and type(self).objects.filter(pk=self.pk).exists():
             raise PermissionDenied("Audit log entries cannot be changed.")
         super().save(*args, **kwargs)
 
