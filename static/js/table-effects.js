@@ -129,18 +129,20 @@
           // table.js and the sounds run as after any push.
           htmx.trigger(page, "htmx:wsAfterMessage", { message });
           sounds(state, moved);
-          finish();
         },
       });
       const view = document.startViewTransition(swap);
       // A newer push skips this animation (its swap still runs): that is no error.
       view.ready.catch(() => {});
       // The stand-ins only mark where cards land: gone once they have.
-      const clear = () => moved.ghosts.forEach((el) => el.remove());
-      view.finished.then(clear, clear);
-      view.updateCallbackDone.catch(finish);
-      // Never hold later pushes back for long, whatever happens to this one.
-      window.setTimeout(finish, 1500);
+      // The next push waits for this glide to end, so a quick answer does not cut it
+      // short; never for long, whatever happens to this one.
+      const done = () => {
+        moved.ghosts.forEach((el) => el.remove());
+        finish();
+      };
+      view.finished.then(done, done);
+      window.setTimeout(finish, 600);
     });
   }
 

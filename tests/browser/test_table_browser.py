@@ -69,7 +69,10 @@ WATCH_CARD_MOTION = """() => {
       const card = name.match(/^::view-transition-group\\(card-(..)\\)$/);
       if (!card) continue;
       const frames = animation.effect.getKeyframes();
-      window.cardMotion[card[1]] = [frames[0].transform, frames[frames.length - 1].transform];
+      const seen = [frames[0].transform, frames[frames.length - 1].transform];
+      // Later pushes animate the card in place: keep the move once one is seen.
+      const kept = window.cardMotion[card[1]];
+      if (!kept || kept[0] === kept[1]) window.cardMotion[card[1]] = seen;
     }
     if (performance.now() < end) requestAnimationFrame(look);
   };
@@ -236,7 +239,11 @@ def test_a_whole_game_against_a_bot(lang, browser, live_server_url):
     assert me.step(double_click_lead=True)
     if me.motion:
         # The card glides from the hand to the table: its group moves.
-        motion = me.page.wait_for_function("(card) => window.cardMotion[card]", arg=card)
+        motion = me.page.wait_for_function(
+            "(card) => { const m = window.cardMotion[card]; return m && m[0] !== m[1] && m; }",
+            arg=card,
+            timeout=5000,
+        )
         start, end = motion.json_value()
         assert start != end, (start, end)
     me.page.wait_for_timeout(300)

@@ -145,6 +145,11 @@ def test_random_interleavings_keep_the_table_consistent(variant_players, steps) 
         transaction.set_rollback(True)
 
 
+def _channel(match_id: int, seat: int) -> str:
+    # One socket per seat; a seat that comes back opens a socket of the same name.
+    return f"test-socket-{match_id}-{seat}"
+
+
 def _play(slug: str, players: int, steps: list[tuple[str, int]], clock: Clock) -> None:
     import random
 
@@ -153,8 +158,8 @@ def _play(slug: str, players: int, steps: list[tuple[str, int]], clock: Clock) -
     match = services.create_match(users[0], variant, players)
     for user in users[1:]:
         services.join_match(match.pk, user)
-    for user in users:
-        services.seat_connected(match.pk, user, f"chan-{user.pk}")
+    for number, user in enumerate(users):
+        services.seat_connected(match.pk, user, _channel(match.pk, number))
     match_id = match.pk
     connected = set(range(players))
     _check(match_id)
@@ -201,9 +206,9 @@ def _play(slug: str, players: int, steps: list[tuple[str, int]], clock: Clock) -
                 assert handled == 1
                 assert after.version > match.version
         elif kind == "away" and seat in connected:
-            services.seat_disconnected(match_id, users[seat], f"chan-{users[seat].pk}")
+            services.seat_disconnected(match_id, users[seat], _channel(match_id, seat))
             connected.discard(seat)
         elif kind == "back" and seat not in connected:
-            services.seat_connected(match_id, users[seat], f"chan-{users[seat].pk}")
+            services.seat_connected(match_id, users[seat], _channel(match_id, seat))
             connected.add(seat)
         _check(match_id)
