@@ -15,8 +15,8 @@ from django.conf import settings
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from games import services
 from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
@@ -55,6 +55,12 @@ def variant_name(variant: Any) -> str:
 
 def card(code: str) -> dict[str, Any]:
     """Display data of a card, with its HTML from the one card renderer."""
+    return dict(_card(code, get_language()))
+
+
+@lru_cache(maxsize=512)
+def _card(code: str, language: str | None) -> dict[str, Any]:
+    # Built once per card and language: a push shows dozens of cards.
     return {
         "code": code,
         "suit": SUIT_SYMBOLS[code[1]],
