@@ -19,6 +19,7 @@ from django.utils import timezone
 from games.engine import Game, Rules
 from games.engine import Match as EngineMatch
 from games.models import Deal, Match, Move, RuleVariant, Seat
+from games.services.play import record_deal
 from games.signals import deal_finished
 
 BOT_LEVELS = {"random", "easy", "medium", "hard"}
@@ -102,17 +103,8 @@ def play_deal(
     if previous is not None:
         engine_match.games.append(previous)
     game = engine_match.new_game()
-    number = match.deals.count() + 1
     started_at = started_at or timezone.now()
-    deal = Deal.objects.create(
-        match=match,
-        number=number,
-        rules=match.rules,
-        deck=game.deck,
-        dealer=game.dealer,
-        first_attacker=game.first_attacker,
-        first_attacker_by=game.first_attacker_by,
-    )
+    deal = record_deal(match, game)
     # Like the live service: Match.move_count moves so far, seq counts from 1.
     seq = Move.objects.filter(match=match).count()
     moves = []

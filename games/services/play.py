@@ -242,18 +242,22 @@ def _finish_deal(
     return deal
 
 
-def new_deal(match: Match, seats: list[Seat], game: Game, now: datetime) -> Deal:
-    """Start ``game`` as the match's next deal: every seat's reconnect budget is full again."""
-    number = Deal.objects.filter(match_id=match.pk).count() + 1
-    deal = Deal.objects.create(
+def record_deal(match: Match, game: Game) -> Deal:
+    """The ``Deal`` row of ``game``, numbered after the match's earlier deals."""
+    return Deal.objects.create(
         match=match,
-        number=number,
+        number=Deal.objects.filter(match_id=match.pk).count() + 1,
         rules=match.rules,
         deck=game.deck,
         dealer=game.dealer,
         first_attacker=game.first_attacker,
         first_attacker_by=game.first_attacker_by,
     )
+
+
+def new_deal(match: Match, seats: list[Seat], game: Game, now: datetime) -> Deal:
+    """Start ``game`` as the match's next deal: every seat's reconnect budget is full again."""
+    deal = record_deal(match, game)
     for seat in seats:
         # A player who is away (or never opened the table) stays away: the budget
         # is spent from the later of that and the first turn's start.
