@@ -75,6 +75,27 @@ def redis_cache_per_worker() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def channel_layer_per_worker() -> Iterator[None]:
+    """Give each xdist worker its own key prefix on the Redis channel layer.
+
+    Workers share one Redis database and number their matches alike, so with one
+    prefix they would share groups, and a test that flushes the layer (as a Redis
+    restart would) would drop every other worker's group memberships too.
+    """
+    from django.conf import settings
+    from django.test.utils import override_settings
+
+    layer = settings.CHANNEL_LAYERS["default"]
+    if "redis" not in layer["BACKEND"].lower():
+        yield
+        return
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    config = {**layer["CONFIG"], "prefix": f"{layer['CONFIG'].get('prefix', 'asgi')}-{worker}"}
+    with override_settings(CHANNEL_LAYERS={"default": {**layer, "CONFIG": config}}):
+        yield
+
+
 def _fresh_child_state() -> None:
     """Runs in the forked server before it serves: drop state that did not survive the fork."""
     from concurrent.futures import ThreadPoolExecutor
