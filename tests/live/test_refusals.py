@@ -9,6 +9,7 @@ import pytest
 from games import services
 from games.engine import Game, Rules
 from games.models import Match, Move, RuleVariant
+from tests.table_fingerprint import table_fingerprint
 
 from .conftest import Socket, db, frame_version, in_own_loop, make_user, session_cookie
 
@@ -23,11 +24,6 @@ def two_player_table():
     return match, [session_cookie(u) for u in users]
 
 
-def fingerprint(match_id: int) -> tuple:
-    match = Match.objects.get(pk=match_id)
-    return match.version, match.state, Move.objects.filter(match_id=match_id).count()
-
-
 @in_own_loop
 async def test_out_of_turn_illegal_forged_malformed_and_stale_change_nothing():
     match, cookies = await db(two_player_table)
@@ -37,9 +33,9 @@ async def test_out_of_turn_illegal_forged_malformed_and_stale_change_nothing():
         await sock.until_version(match.version)
     for sock in sockets:
         await sock.drain()
-    before = await db(fingerprint, match.pk)
-    version = before[0]
-    game = Game.from_snapshot(before[1])
+    before = await db(table_fingerprint, match.pk)
+    version = before.version
+    game = Game.from_snapshot(before.state)
     attacker = game.to_act()[0]
     other = 1 - attacker
     not_held = next(c for c in game.hand(other) if c not in game.hand(attacker))
@@ -75,7 +71,7 @@ async def test_out_of_turn_illegal_forged_malformed_and_stale_change_nothing():
         error = await sockets[seat].until_error()
         assert 'role="alert"' in error and len(error) < 1000
         assert await sockets[1 - seat].nothing_more()
-        assert await db(fingerprint, match.pk) == before
+        assert await db(table_fingerprint, match.pk) == before
     messages = " ".join(sockets[attacker].frames + sockets[other].frames)
     assert "It is not your turn." in messages
     assert "You can only move for your own seat." in messages
@@ -88,8 +84,8 @@ async def test_out_of_turn_illegal_forged_malformed_and_stale_change_nothing():
     await sockets[attacker].until_version(version + 1)
     await sockets[attacker].send({"type": "action", "action": str(lead), "version": version})
     await sockets[attacker].until_error()
-    after = await db(fingerprint, match.pk)
-    assert after[0] == version + 1 and after[2] == before[2] + 1
+    after = await db(table_fingerprint, match.pk)
+    assert after.version == version + 1 and len(after.moves) == len(before.moves) + 1
     for sock in sockets:
         await sock.close()
 
@@ -127,8 +123,8 @@ async def test_two_throw_ins_at_once_are_never_lost_or_doubled():
     for sock in sockets.values():
         await sock.open()
         await sock.until_version(match.version)
-    before = await db(fingerprint, match.pk)
-    version = before[0]
+    before = await db(table_fingerprint, match.pk)
+    version = before.version
     await asyncio.gather(
         *(
             sockets[a.seat].send({"type": "action", "action": str(a), "version": version})
@@ -141,7 +137,7 @@ async def test_two_throw_ins_at_once_are_never_lost_or_doubled():
             lambda f: 'id="table-error"' in f or (frame_version(f) or 0) > version
         )
         outcomes.append("error" if 'id="table-error"' in frame else "applied")
-    after = await db(fingerprint, match.pk)
+    after = await db(table_fingerprint, match.pk)
     moves = await db(
         lambda: list(Move.objects.filter(match_id=match.pk).values_list("seq", "action"))
     )
@@ -149,9 +145,11 @@ async def test_two_throw_ins_at_once_are_never_lost_or_doubled():
     # Both carried the same version: exactly one lands, the other is told to retry.
     assert sorted(outcomes) == ["applied", "error"]
     assert (
-        after[0] == version + 1 and len(applied) == 1 and applied[0] in {str(a) for a in throw_ins}
+        after.version == version + 1
+        and len(applied) == 1
+        and applied[0] in {str(a) for a in throw_ins}
     )
-    table = Game.from_snapshot(after[1]).table()
+    table = Game.from_snapshot(after.state).table()
     thrown = [pair[0] for pair in table if pair[0] in {a.cards[0] for a in throw_ins}]
     assert len(thrown) == 1
     for sock in sockets.values():

@@ -7,28 +7,19 @@ that the table is exactly as before: same version, same snapshot, same moves.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from django.test import Client
 
 from games import services
 from games.engine import Game, deck_codes
-from games.models import ChatMessage, Match, Move, RuleVariant, Seat, SocketPresence
+from games.models import ChatMessage, Match, RuleVariant, Seat, SocketPresence
+from tests.table_fingerprint import table_fingerprint
 
 from .conftest import ERROR, Socket, db, frame_version, in_own_loop, make_user, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def fingerprint(match_id: int) -> tuple:
-    match = Match.objects.get(pk=match_id)
-    return (
-        match.version,
-        match.status,
-        match.state,
-        match.turn_deadline,
-        list(Move.objects.filter(match_id=match_id).values_list("seq", "action")),
-    )
 
 
 def two_player_table(*, private: bool = False):
@@ -61,7 +52,7 @@ async def assert_refused(
     error = await sock.until_error()
     options = (words,) if isinstance(words, str) else words
     assert any(w.lower() in error.lower() for w in options), error
-    assert await db(fingerprint, match_id) == before
+    assert await db(table_fingerprint, match_id) == before
     return error
 
 
@@ -74,17 +65,21 @@ async def close_all(sockets: list[Socket]) -> None:
 async def test_malformed_frames_are_refused_without_change() -> None:
     match, users, sockets, game = await open_table()
     me = game.to_act()[0]
-    before = await db(fingerprint, match.pk)
+    before = await db(table_fingerprint, match.pk)
     sock = sockets[me]
     await assert_refused(sock, "{not json", match.pk, before, "not valid JSON")
     await assert_refused(sock, "[1, 2, 3]", match.pk, before, "not valid JSON")
     await assert_refused(sock, "   ", match.pk, before, "not valid JSON")
     await sock.comm.send_to(bytes_data=b"\x00\xff binary")
     assert "JSON text" in await sock.until_error()
-    assert await db(fingerprint, match.pk) == before
+    assert await db(table_fingerprint, match.pk) == before
     await assert_refused(sock, {"type": "dance"}, match.pk, before, "Unknown message")
     await assert_refused(
-        sock, {"type": "action", "action": 42, "version": before[0]}, match.pk, before, "not a move"
+        sock,
+        {"type": "action", "action": 42, "version": before.version},
+        match.pk,
+        before,
+        "not a move",
     )
     await assert_refused(
         sock,
@@ -101,13 +96,15 @@ async def test_oversized_frames_are_capped(settings) -> None:
     match, users, sockets, game = await open_table()
     me = game.to_act()[0]
     legal = str(game.legal_actions()[0])
-    before = await db(fingerprint, match.pk)
+    before = await db(table_fingerprint, match.pk)
     cap = settings.GAMES_MAX_FRAME if hasattr(settings, "GAMES_MAX_FRAME") else None
     from games.conf import setting
 
     cap = cap or setting("GAMES_MAX_FRAME")
     # A legal action padded past the cap is refused whole, not parsed.
-    padded = json.dumps({"type": "action", "action": legal, "version": before[0], "pad": "x" * cap})
+    padded = json.dumps(
+        {"type": "action", "action": legal, "version": before.version, "pad": "x" * cap}
+    )
     assert len(padded) > cap
     await assert_refused(sockets[me], padded, match.pk, before, "too long")
     huge_chat = json.dumps({"type": "chat", "text": "y" * (cap * 50)})
@@ -121,8 +118,8 @@ async def test_unknown_actions_and_cards_are_refused() -> None:
     match, users, sockets, game = await open_table()
     me = game.to_act()[0]
     other = 1 - me
-    before = await db(fingerprint, match.pk)
-    version = before[0]
+    before = await db(table_fingerprint, match.pk)
+    version = before.version
     not_held = game.hand(other)[0]
     not_in_deck = next(c for c in deck_codes(52) if c not in deck_codes(36))
     cases = [
@@ -155,9 +152,9 @@ async def test_acting_for_another_seat_is_refused() -> None:
     me = game.to_act()[0]
     other = 1 - me
     lead = next(a for a in game.legal_actions() if a.seat == me)
-    before = await db(fingerprint, match.pk)
+    before = await db(table_fingerprint, match.pk)
     # The opponent sends the mover's legal action, seat number and all.
-    frame = {"type": "action", "action": str(lead), "version": before[0]}
+    frame = {"type": "action", "action": str(lead), "version": before.version}
     await assert_refused(sockets[other], frame, match.pk, before, "your own seat")
     await close_all(sockets)
 
@@ -167,12 +164,12 @@ async def test_replaying_an_old_version_changes_nothing() -> None:
     match, users, sockets, game = await open_table()
     me = game.to_act()[0]
     lead = next(a for a in game.legal_actions() if a.seat == me)
-    version = (await db(fingerprint, match.pk))[0]
+    version = (await db(table_fingerprint, match.pk)).version
     frame = {"type": "action", "action": str(lead), "version": version}
     await sockets[me].send(frame)
     await sockets[me].until_version(version + 1)
-    after_first = await db(fingerprint, match.pk)
-    assert after_first[0] == version + 1 and len(after_first[4]) == 1
+    after_first = await db(table_fingerprint, match.pk)
+    assert after_first.version == version + 1 and len(after_first.moves) == 1
     # The very same message again reads as a double click: calm, and nothing changes.
     await assert_refused(sockets[me], frame, match.pk, after_first, "already played")
     await close_all(sockets)
@@ -188,10 +185,10 @@ async def test_acting_in_a_finished_or_aborted_match_is_refused(ending: str) -> 
         await db(services.resign, match.pk, users[1 - me])
     else:
         await db(services.abort_match, match.pk, "test")
-    after = await db(fingerprint, match.pk)
-    assert after[1] == ending
+    after = await db(table_fingerprint, match.pk)
+    assert after.status == ending
     await sockets[me].drain()
-    frame = {"type": "action", "action": legal, "version": after[0]}
+    frame = {"type": "action", "action": legal, "version": after.version}
     await assert_refused(sockets[me], frame, match.pk, after, "No game is in progress")
     await assert_refused(sockets[me], {"type": "resign"}, match.pk, after, "No game is in progress")
     await close_all(sockets)
@@ -228,7 +225,7 @@ async def test_connecting_from_a_foreign_origin_is_refused() -> None:
 async def test_flooding_chat_is_rate_limited(settings) -> None:
     settings.GAMES_CHAT_RATE = (3, 60)
     match, users, sockets, game = await open_table()
-    before = await db(fingerprint, match.pk)
+    before = await db(table_fingerprint, match.pk)
     for n in range(3):
         await sockets[0].send({"type": "chat", "text": f"hello {n}"})
         await sockets[0].until(lambda f, n=n: f"hello {n}" in f)
@@ -238,7 +235,9 @@ async def test_flooding_chat_is_rate_limited(settings) -> None:
         assert "too fast" in error
     texts = await db(lambda: list(ChatMessage.objects.values_list("text", flat=True)))
     assert texts == ["hello 0", "hello 1", "hello 2"]
-    assert await db(fingerprint, match.pk) == before
+    # The three accepted lines are the only change: the game itself is untouched.
+    after = await db(table_fingerprint, match.pk)
+    assert len(after.chat) == 3 and replace(after, chat=before.chat) == before
     await close_all(sockets)
 
 
@@ -246,7 +245,7 @@ async def test_flooding_chat_is_rate_limited(settings) -> None:
 async def test_flooding_action_frames_is_rate_limited(settings) -> None:
     settings.GAMES_FRAME_RATE = (5, 0.01)
     match, users, sockets, game = await open_table()
-    before = await db(fingerprint, match.pk)
+    before = await db(table_fingerprint, match.pk)
     stale = {"type": "action", "action": "0 done", "version": match.version + 50}
     for _ in range(5):
         await sockets[0].send(stale)
@@ -256,7 +255,7 @@ async def test_flooding_action_frames_is_rate_limited(settings) -> None:
     for _ in range(3):
         await sockets[0].send(stale)
         assert "too fast" in await sockets[0].until_error()
-    assert await db(fingerprint, match.pk) == before
+    assert await db(table_fingerprint, match.pk) == before
     await close_all(sockets)
 
 
@@ -264,12 +263,12 @@ async def test_flooding_action_frames_is_rate_limited(settings) -> None:
 async def test_flooding_hints_is_rate_limited(settings) -> None:
     settings.GAMES_HINT_RATE = (1, 60)
     match, users, sockets, game = await open_table()
-    before = await db(fingerprint, match.pk)
+    before = await db(table_fingerprint, match.pk)
     await sockets[1].send({"type": "hint"})
     await sockets[1].until_error()  # a rated game: refused by the hint service itself
     await sockets[1].send({"type": "hint"})
     assert "too fast" in await sockets[1].until_error()
-    assert await db(fingerprint, match.pk) == before
+    assert await db(table_fingerprint, match.pk) == before
     await close_all(sockets)
 
 
@@ -305,7 +304,7 @@ async def test_another_users_private_table_is_closed() -> None:
     match, users, cookies = await db(two_player_table, private=True)
     stranger = await db(make_user, "nosy")
     cookie = await db(session_cookie, stranger)
-    before = await db(fingerprint, match.pk)
+    before = await db(table_fingerprint, match.pk)
     sock = Socket(f"/ws/games/{match.pk}/", cookie)
     connected, code = await sock.open()
     assert not connected and code == 4403
@@ -326,7 +325,7 @@ async def test_another_users_private_table_is_closed() -> None:
             services.post_chat(match.pk, stranger, "hi")
 
     await db(http)
-    assert await db(fingerprint, match.pk) == before
+    assert await db(table_fingerprint, match.pk) == before
 
 
 def test_another_users_private_replay_is_closed() -> None:

@@ -26,6 +26,7 @@ from tests.scale.invariants import (
     assert_moves_gap_free,
     assert_snapshot_is_replay,
 )
+from tests.table_fingerprint import table_fingerprint
 
 pytestmark = pytest.mark.django_db
 
@@ -60,16 +61,6 @@ def _users(n: int):
 
     User = get_user_model()
     return [User.objects.create(username=f"prop{next(_user_numbers)}") for _ in range(n)]
-
-
-def _fingerprint(match_id: int) -> tuple:
-    match = Match.objects.get(pk=match_id)
-    return (
-        match.version,
-        match.status,
-        match.state,
-        Move.objects.filter(match_id=match_id).count(),
-    )
 
 
 def _check(match_id: int) -> None:
@@ -172,7 +163,7 @@ def _play(slug: str, players: int, steps: list[tuple[str, int]], clock: Clock) -
             break
         game = Game.from_snapshot(match.state)
         seat = pick % players
-        before = _fingerprint(match_id)
+        before = table_fingerprint(match_id)
 
         if kind == "legal":
             legal = game.legal_actions()
@@ -197,7 +188,7 @@ def _play(slug: str, players: int, steps: list[tuple[str, int]], clock: Clock) -
                 version = match.version - 1 - pick % 3
             with pytest.raises(services.ActionRefused):
                 services.apply_action(match_id, sender, text, version=version)
-            assert _fingerprint(match_id) == before, f"{kind} {text!r} changed the table"
+            assert table_fingerprint(match_id) == before, f"{kind} {text!r} changed the table"
         elif kind == "timeout":
             if match.turn_deadline is not None:
                 clock.now = max(clock.now, match.turn_deadline + timedelta(milliseconds=1))

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from games import services
-from games.models import ChatMessage, Match, Move, RuleVariant, Seat
+from games.models import Match, RuleVariant
 
 _names = itertools.count()
 
@@ -24,16 +24,3 @@ def two_player_table(variant: str = "classic") -> tuple[Match, list]:
     services.join_match(match, users[1])
     match.refresh_from_db()
     return match, users
-
-
-def fingerprint(match_id: int) -> tuple:
-    """Everything a refused request must leave as it was."""
-    match = Match.objects.get(pk=match_id)
-    return (
-        match.version,
-        match.status,
-        match.state,
-        list(Move.objects.filter(match_id=match_id).values_list("seq", "action")),
-        list(ChatMessage.objects.filter(match_id=match_id).values_list("pk", flat=True)),
-        list(Seat.objects.filter(match_id=match_id).values_list("number", "user_id")),
-    )

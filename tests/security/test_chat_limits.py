@@ -12,8 +12,9 @@ from games import services
 from games.models import ChatMessage
 from tests.scale.wsclient import TableClient
 from tests.sockets import ERROR, in_own_loop, session_cookie
+from tests.table_fingerprint import table_fingerprint
 
-from .helpers import fingerprint, two_player_table
+from .helpers import two_player_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -88,8 +89,8 @@ def test_parallel_sockets_of_one_user_never_beat_the_limit(
 )
 def test_unprintable_chat_is_refused_and_stores_nothing(text: str) -> None:
     match, users = two_player_table()
-    before = fingerprint(match.pk)
+    before = table_fingerprint(match.pk)
     with pytest.raises(services.ActionRefused) as refused:
         services.post_chat(match.pk, users[0], text)
     assert refused.value.code == "unprintable"
-    assert fingerprint(match.pk) == before
+    assert table_fingerprint(match.pk) == before

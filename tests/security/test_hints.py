@@ -17,8 +17,7 @@ from games.models import Match
 from history.seeding import create_match, get_user
 from tests.scale.wsclient import TableClient
 from tests.sockets import ERROR, in_own_loop, session_cookie
-
-from .helpers import fingerprint
+from tests.table_fingerprint import table_fingerprint
 
 
 @pytest.fixture(autouse=True)
@@ -62,12 +61,12 @@ def test_a_hint_with_nothing_to_throw_in_is_refused_cleanly(client) -> None:
     game = attacker_with_nothing_to_throw_in(Rules.from_dict(match.rules))
     match.state = game.snapshot()
     match.save()
-    before = fingerprint(match.pk)
+    before = table_fingerprint(match.pk)
     client.force_login(users[game.attacker])
     response = client.post(reverse("analysis:hint", args=[match.pk]), HTTP_HX_REQUEST="true")
     assert response.status_code == 409
     assert "nothing to play now" in response.content.decode()
-    assert fingerprint(match.pk) == before
+    assert table_fingerprint(match.pk) == before
 
 
 @pytest.mark.django_db
@@ -112,7 +111,7 @@ def test_the_limit_holds_across_http_and_all_of_a_users_sockets(
     match, game, users = unrated_table()
     user = users[game.to_act()[0]]
     cookie = session_cookie(user)
-    before = fingerprint(match.pk)
+    before = table_fingerprint(match.pk)
     token = csrf_token_for(live_server_url, cookie)
 
     def post_hint() -> tuple[int, str]:
@@ -161,7 +160,7 @@ def test_the_limit_holds_across_http_and_all_of_a_users_sockets(
     for refused in (a2, b2):
         assert ERROR in refused and "too fast" in refused
     assert last[0] == 429 and "too fast" in last[1]
-    assert fingerprint(match.pk) == before
+    assert table_fingerprint(match.pk) == before
 
 
 def test_the_page_and_the_socket_render_one_template() -> None:

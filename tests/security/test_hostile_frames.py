@@ -10,8 +10,9 @@ import pytest
 from games.engine import Game
 from tests.scale.wsclient import TableClient
 from tests.sockets import ERROR, db, in_own_loop, session_cookie
+from tests.table_fingerprint import table_fingerprint
 
-from .helpers import fingerprint, two_player_table
+from .helpers import two_player_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -70,7 +71,7 @@ def test_hostile_frames_are_refused_and_change_nothing(live_server_url) -> None:
     async def run():
         sock = TableClient(live_server_url, match.pk, cookie)
         await sock.open()
-        before = await db(fingerprint, match.pk)
+        before = await db(table_fingerprint, match.pk)
         answers = []
         for raw, _words in frames:
             await sock.conn.send(raw)
@@ -78,7 +79,7 @@ def test_hostile_frames_are_refused_and_change_nothing(live_server_url) -> None:
         # Still open and serving: a sync brings the table back.
         await sock.send({"type": "sync"})
         synced = await sock.until(lambda f: 'id="table-version"' in f)
-        after = await db(fingerprint, match.pk)
+        after = await db(table_fingerprint, match.pk)
         await sock.close()
         return before, answers, synced, after
 

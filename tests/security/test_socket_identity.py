@@ -15,8 +15,9 @@ from games.engine import Game
 from games.models import ChatMessage
 from tests.scale.wsclient import TableClient
 from tests.sockets import ERROR, db, in_own_loop, session_cookie
+from tests.table_fingerprint import table_fingerprint
 
-from .helpers import fingerprint, two_player_table
+from .helpers import two_player_table
 from .realsockets import answer, frames_until_closed, handshake_status
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -67,9 +68,9 @@ def test_an_open_socket_is_closed_at_its_next_message(live_server_url, end, code
     async def run():
         sock = TableClient(live_server_url, match.pk, cookie)
         await sock.open()
-        before = await db(fingerprint, match.pk)
+        before = await db(table_fingerprint, match.pk)
         await db(end, mover, cookie)
-        await sock.send({"type": "action", "action": action, "version": before[0]})
+        await sock.send({"type": "action", "action": action, "version": before.version})
         await sock.send({"type": "chat", "text": "still here?"})
         frames, closed_with = await frames_until_closed(sock)
         refused_again = await handshake_status(live_server_url, path, cookie)
@@ -78,7 +79,7 @@ def test_an_open_socket_is_closed_at_its_next_message(live_server_url, end, code
     before, frames, closed_with, refused_again = run()
     assert closed_with == code
     assert any(ERROR in f and words in f for f in frames), frames
-    assert fingerprint(match.pk) == before
+    assert table_fingerprint(match.pk) == before
     # A new socket with the old cookie is refused at the handshake.
     assert refused_again == 403
 

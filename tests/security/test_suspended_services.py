@@ -12,8 +12,9 @@ from django.utils import timezone
 from games import services
 from games.engine import Game
 from games.models import Match, RuleVariant
+from tests.table_fingerprint import table_fingerprint
 
-from .helpers import fingerprint, make_user, two_player_table
+from .helpers import make_user, two_player_table
 
 pytestmark = pytest.mark.django_db
 
@@ -41,11 +42,11 @@ def test_moves_resign_and_chat_of_a_suspended_player_are_refused() -> None:
     action = game.legal_actions()[0]
     mover = users[action.seat]
     suspend_behind_its_back(mover)
-    before = fingerprint(match.pk)
+    before = table_fingerprint(match.pk)
     refused_as_suspended(services.apply_action, match.pk, mover, str(action), version=match.version)
     refused_as_suspended(services.resign, match.pk, mover)
     refused_as_suspended(services.post_chat, match.pk, mover, "still here")
-    assert fingerprint(match.pk) == before
+    assert table_fingerprint(match.pk) == before
     # The other player is not affected.
     other = users[1 - action.seat]
     services.post_chat(match.pk, other, "hello")
@@ -57,18 +58,18 @@ def test_join_create_start_and_rematch_of_a_suspended_user_are_refused() -> None
     table = services.create_match(host, classic, 2)
     newcomer = make_user("newcomer")
     suspend_behind_its_back(newcomer)
-    before = fingerprint(table.pk)
+    before = table_fingerprint(table.pk)
     refused_as_suspended(services.join_match, table, newcomer)
     refused_as_suspended(services.create_match, newcomer, classic, 2)
-    assert fingerprint(table.pk) == before
+    assert table_fingerprint(table.pk) == before
     assert Match.objects.count() == 1
 
     match, users = two_player_table()
     services.resign(match.pk, users[0])
     suspend_behind_its_back(users[1])
-    before = fingerprint(match.pk)
+    before = table_fingerprint(match.pk)
     refused_as_suspended(services.start_next_deal, match.pk, users[1])
-    assert fingerprint(match.pk) == before
+    assert table_fingerprint(match.pk) == before
 
 
 def test_a_muted_user_held_from_before_cannot_chat() -> None:
@@ -76,11 +77,11 @@ def test_a_muted_user_held_from_before_cannot_chat() -> None:
     get_user_model().objects.filter(pk=users[0].pk).update(
         muted_until=timezone.now() + datetime.timedelta(hours=1)
     )
-    before = fingerprint(match.pk)
+    before = table_fingerprint(match.pk)
     with pytest.raises(services.ActionRefused) as refused:
         services.post_chat(match.pk, users[0], "shh")
     assert refused.value.code == "muted"
-    assert fingerprint(match.pk) == before
+    assert table_fingerprint(match.pk) == before
 
 
 def test_a_server_move_for_a_suspended_players_seat_still_runs() -> None:
