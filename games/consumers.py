@@ -3,7 +3,8 @@
 They only translate frames into service calls and renders.  The group message says
 "match N changed (state, chat or presence), version V"; each socket then reads the
 table from the database and renders it for its own viewer, so no hand ever travels
-through the channel layer.
+through the channel layer.  Each socket remembers what its page shows and sends
+only the pieces of the table that changed.
 """
 
 from __future__ import annotations
@@ -171,6 +172,8 @@ class TableConsumer(GuardedSocket):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.group = services.group_name(self.match_id)
         self.sent_version = -1
+        # What this socket's page shows, piece by piece: a push sends only what changed.
+        self.shown: dict[str, Any] = {}
         self.frames = TokenBucket(*setting("GAMES_FRAME_RATE"))
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
@@ -310,7 +313,7 @@ class TableConsumer(GuardedSocket):
 
     async def send_state(self, *, full: bool = False) -> None:
         version, html = await database_sync_to_async(rendering.render_state)(
-            self.match_id, self.viewer, full=full
+            self.match_id, self.viewer, full=full, shown=self.shown
         )
         self.sent_version = max(self.sent_version, version)
         await self.send(text_data=html)
