@@ -1,91 +1,102 @@
 """The reads of a table for a move and for its push renders, as plain SQL statements.
 
 Every push makes each socket read its table again (the database is the one source
-of truth), so these run several times per move.  Building the same ORM queries
-anew each time cost more than rendering the table; ``Manager.raw()`` runs the SQL
-as written and still converts each column as the ORM would.  The results equal
-the ORM's (tests/live/test_table_reads.py).
+of truth), so these run several times per move.  Building ORM querysets (or raw
+querysets) for them cost several times the statements themselves, so two joined
+statements run through ``connection.cursor()`` and each row becomes a model
+instance through ``Model.from_db``, the documented hook the ORM loads rows with.
+Only two conversions are left to Django by the database drivers: JSON columns are
+decoded by their field (``from_db_value``), and SQLite's naive UTC datetimes are
+made aware.  The results equal the ORM's (tests/live/test_table_reads.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from datetime import UTC
+from functools import lru_cache
+from typing import Any
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, models
+from django.utils import timezone
 
 from games.models import Match, RuleVariant, Seat
 
 
-def _by_id(model: type, ids: list[int]) -> dict[int, object]:
-    if not ids:
-        return {}
-    table = model._meta.db_table
-    marks = ", ".join(["%s"] * len(ids))
-    rows = model.objects.raw(f"SELECT * FROM {table} WHERE id IN ({marks})", ids)
-    return {row.pk: row for row in rows}
+def _aware(value: Any) -> Any:
+    return timezone.make_aware(value, UTC) if timezone.is_naive(value) else value
+
+
+@lru_cache(maxsize=8)
+def _loading(model: type[models.Model]) -> tuple[list[str], list[Callable[[Any], Any] | None]]:
+    """The model's column names, and per column how a driver's value becomes the field's."""
+    fields = model._meta.concrete_fields
+    converters: list[Callable[[Any], Any] | None] = []
+    for field in fields:
+        if isinstance(field, models.JSONField):
+            converters.append(
+                lambda value, field=field: field.from_db_value(value, None, connection)
+            )
+        elif isinstance(field, models.DateTimeField) and settings.USE_TZ:
+            converters.append(_aware)
+        else:
+            converters.append(None)
+    return [field.attname for field in fields], converters
+
+
+def _columns(model: type[models.Model], alias: str) -> str:
+    return ", ".join(f"{alias}.{field.column}" for field in model._meta.concrete_fields)
+
+
+def _instance(model: type[models.Model], values: Sequence[Any]) -> Any:
+    names, converters = _loading(model)
+    values = [
+        value if convert is None or value is None else convert(value)
+        for convert, value in zip(converters, values, strict=True)
+    ]
+    return model.from_db(connection.alias, names, values)
 
 
 def table_rows(match_id: int, *, lock: bool = False) -> tuple[Match, list[Seat]]:
     """The match with its variant, and its seats in order with their users.
 
     ``lock`` takes the match row's lock for the caller's transaction, as
-    ``select_for_update()`` would (SQLite's transactions lock the whole database),
-    and loads the variant and users whole: the move that follows may read any field.
-    Without it (a push render) two joined statements read what a render shows; the
-    variant and users then hold only their names, and any other field is loaded
-    from the database on first use, as a deferred field is.
+    ``select_for_update()`` would (SQLite's transactions lock the whole database).
     Raises ``Match.DoesNotExist`` as ``Match.objects.get`` would.
     """
-    if not lock:
-        return _render_rows(match_id)
-    sql = f"SELECT * FROM {Match._meta.db_table} WHERE id = %s"
-    if connection.features.has_select_for_update:
-        sql += " FOR UPDATE"
-    found = list(Match.objects.raw(sql, [match_id]))
-    if not found:
-        raise Match.DoesNotExist(f"Match matching query does not exist: {match_id}")
-    match = found[0]
-    match.variant = _by_id(RuleVariant, [match.variant_id])[match.variant_id]
-    seats = list(
-        Seat.objects.raw(
-            f"SELECT * FROM {Seat._meta.db_table} WHERE match_id = %s ORDER BY number",
-            [match_id],
-        )
-    )
-    users = _by_id(get_user_model(), [s.user_id for s in seats if s.user_id is not None])
-    for seat in seats:
-        seat.match = match
-        if seat.user_id is not None:
-            seat.user = users[seat.user_id]
-    return match, seats
-
-
-def _render_rows(match_id: int) -> tuple[Match, list[Seat]]:
     user_model = get_user_model()
-    found = list(
-        Match.objects.raw(
-            f"SELECT m.*, v.name AS variant_title FROM {Match._meta.db_table} m"
-            f" JOIN {RuleVariant._meta.db_table} v ON v.id = m.variant_id WHERE m.id = %s",
-            [match_id],
-        )
+    match_width = len(Match._meta.concrete_fields)
+    seat_width = len(Seat._meta.concrete_fields)
+    sql = (
+        f"SELECT {_columns(Match, 'm')}, {_columns(RuleVariant, 'v')}"
+        f" FROM {Match._meta.db_table} m"
+        f" JOIN {RuleVariant._meta.db_table} v ON v.id = m.variant_id WHERE m.id = %s"
     )
-    if not found:
-        raise Match.DoesNotExist(f"Match matching query does not exist: {match_id}")
-    match = found[0]
-    match.variant = RuleVariant.from_db(
-        connection.alias, ["id", "name"], [match.variant_id, match.variant_title]
-    )
-    seats = list(
-        Seat.objects.raw(
-            f"SELECT s.*, u.username AS user_title FROM {Seat._meta.db_table} s"
+    if lock and connection.features.has_select_for_update:
+        # The match row only: every table of a variant shares the variant's row.
+        sql += " FOR UPDATE OF m" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match_id])
+        row = cursor.fetchone()
+        if row is None:
+            raise Match.DoesNotExist(f"Match matching query does not exist: {match_id}")
+        cursor.execute(
+            f"SELECT {_columns(Seat, 's')}, {_columns(user_model, 'u')}"
+            f" FROM {Seat._meta.db_table} s"
             f" LEFT JOIN {user_model._meta.db_table} u ON u.id = s.user_id"
             " WHERE s.match_id = %s ORDER BY s.number",
             [match_id],
         )
-    )
-    for seat in seats:
+        seat_rows = cursor.fetchall()
+    match = _instance(Match, row[:match_width])
+    match.variant = _instance(RuleVariant, row[match_width:])
+    seats = []
+    for seat_row in seat_rows:
+        seat = _instance(Seat, seat_row[:seat_width])
         seat.match = match
         if seat.user_id is not None:
-            seat.user = user_model.from_db(
-                connection.alias, ["id", "username"], [seat.user_id, seat.user_title]
-            )
+            seat.user = _instance(user_model, seat_row[seat_width:])
+        seats.append(seat)
     return match, seats
