@@ -1,7 +1,9 @@
-"""The reads of a table for a move and for its push renders, as plain SQL statements.
+"""The reads of a table for a move and for its push renders, and of a socket's user
+before it acts, as plain SQL statements.
 
 Every push makes each socket read its table again (the database is the one source
-of truth), so these run several times per move.  Building ORM querysets (or raw
+of truth), and every frame reads its user afresh, so these run several times per
+move.  Building ORM querysets (or raw
 querysets) for them cost several times the statements themselves, so two joined
 statements run through ``connection.cursor()`` and each row becomes a model
 instance through ``Model.from_db``, the documented hook the ORM loads rows with.
@@ -100,3 +102,16 @@ def table_rows(match_id: int, *, lock: bool = False) -> tuple[Match, list[Seat]]
             seat.user = _instance(user_model, seat_row[seat_width:])
         seats.append(seat)
     return match, seats
+
+
+def active_user(user_id: int) -> Any | None:
+    """The active user with this id, whole, or None (as ``filter(is_active=True)`` would)."""
+    user_model = get_user_model()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {_columns(user_model, 'u')} FROM {user_model._meta.db_table} u"
+            " WHERE u.id = %s AND u.is_active = %s",
+            [user_id, True],
+        )
+        row = cursor.fetchone()
+    return None if row is None else _instance(user_model, row)

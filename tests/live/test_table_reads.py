@@ -5,13 +5,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
 from games import services
 from games.models import Match, RuleVariant, Seat
-from games.table_reads import table_rows
+from games.table_reads import active_user, table_rows
 
 from .conftest import make_user
 
@@ -73,3 +74,16 @@ def test_a_game_in_progress_reads_as_the_orm_reads_it(lock):
 def test_a_missing_table_raises_as_the_orm_does():
     with pytest.raises(Match.DoesNotExist):
         table_rows(10**9)
+
+
+def test_active_user_reads_as_the_orm_reads_it():
+    user, gone = make_user("ua"), make_user("ub")
+    user.suspended_until = timezone.now() + timedelta(hours=2)
+    user.last_login = timezone.now()
+    user.save()
+    gone.is_active = False
+    gone.save()
+    orm = get_user_model().objects.get(pk=user.pk)
+    assert _fields(active_user(user.pk)) == _fields(orm)
+    assert active_user(gone.pk) is None
+    assert active_user(10**9) is None
