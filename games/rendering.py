@@ -26,7 +26,7 @@ from games.engine import Action
 from games.models import Match, Seat
 from games.move_words import describe_action, names_in_words
 from games.services import clock
-from games.table_reads import table_rows
+from games.table_sql import table_rows
 
 # Standard variant names live in the database; listed here so they reach the catalogue.
 VARIANT_NAMES = [

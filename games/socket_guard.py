@@ -21,7 +21,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from games.conf import setting
-from games.table_reads import active_user
+from games.table_sql import active_user
 from moderation.notices import suspension_notice
 
 FRAME_TYPES = ("action", "chat", "sync", "resign", "rematch", "hint")

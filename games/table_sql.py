@@ -1,15 +1,16 @@
-"""The reads of a table for a move and for its push renders, and of a socket's user
-before it acts, as plain SQL statements.
+"""The hot statements of live play as plain SQL: the reads of a table for a move and
+for its push renders, a socket's user before it acts, and a move's two writes.
 
 Every push makes each socket read its table again (the database is the one source
 of truth), and every frame reads its user afresh, so these run several times per
-move.  Building ORM querysets (or raw
-querysets) for them cost several times the statements themselves, so two joined
-statements run through ``connection.cursor()`` and each row becomes a model
-instance through ``Model.from_db``, the documented hook the ORM loads rows with.
-Only two conversions are left to Django by the database drivers: JSON columns are
-decoded by their field (``from_db_value``), and SQLite's naive UTC datetimes are
-made aware.  The results equal the ORM's (tests/live/test_table_reads.py).
+move.  Building ORM querysets (or raw querysets) for them cost several times the
+statements themselves, so they run through ``connection.cursor()``, and each row
+read becomes a model instance through ``Model.from_db``, the documented hook the
+ORM loads rows with.  Only two conversions are left to Django by the database
+drivers: JSON columns are decoded by their field (``from_db_value``), and SQLite's
+naive UTC datetimes are made aware.  Values written go through each field's own
+``pre_save`` and ``get_db_prep_save``, as ``Model.save`` sends them.  The results
+equal the ORM's (tests/live/test_table_sql.py).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, models
 from django.utils import timezone
 
-from games.models import Match, RuleVariant, Seat
+from games.models import Match, Move, RuleVariant, Seat
 
 
 def _aware(value: Any) -> Any:
@@ -115,3 +116,29 @@ def active_user(user_id: int) -> Any | None:
         )
         row = cursor.fetchone()
     return None if row is None else _instance(user_model, row)
+
+
+def _written(instance: models.Model, fields: list[Any], *, add: bool) -> list[Any]:
+    return [field.get_db_prep_save(field.pre_save(instance, add), connection) for field in fields]
+
+
+def insert_move(move: Move) -> None:
+    """Insert a new move's row, as ``move.save()`` would, without reading back its id."""
+    fields = [field for field in Move._meta.concrete_fields if not field.primary_key]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {Move._meta.db_table} ({', '.join(f.column for f in fields)})"
+            f" VALUES ({', '.join(['%s'] * len(fields))})",
+            _written(move, fields, add=True),
+        )
+
+
+def update_match(match: Match, names: list[str]) -> None:
+    """Write these fields of the match's row, as ``match.save(update_fields=names)`` would."""
+    fields = [Match._meta.get_field(name) for name in names]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Match._meta.db_table} SET {', '.join(f'{f.column} = %s' for f in fields)}"
+            " WHERE id = %s",
+            [*_written(match, fields, add=False), match.pk],
+        )

@@ -1,4 +1,4 @@
-"""The push render's plain SQL reads return what the ORM returns."""
+"""The plain SQL statements of live play read and write what the ORM reads and writes."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from django.forms.models import model_to_dict
 from django.utils import timezone
 
 from games import services
-from games.models import Match, RuleVariant, Seat
-from games.table_reads import active_user, table_rows
+from games.models import Match, Move, RuleVariant, Seat
+from games.table_sql import active_user, insert_move, table_rows, update_match
 
 from .conftest import make_user
 
@@ -87,3 +87,45 @@ def test_active_user_reads_as_the_orm_reads_it():
     assert _fields(active_user(user.pk)) == _fields(orm)
     assert active_user(gone.pk) is None
     assert active_user(10**9) is None
+
+
+def _started_match():
+    users = [make_user("wa"), make_user("wb")]
+    match = services.create_match(users[0], RuleVariant.objects.get(slug="classic"), 2)
+    services.join_match(match, users[1])
+    return Match.objects.get(pk=match.pk)
+
+
+def test_insert_move_writes_the_row_the_orm_writes():
+    match = _started_match()
+    values = {"match_id": match.pk, "deal_id": match.live_deal_id, "seat": 1, "action": "1 take"}
+    insert_move(Move(seq=1, think_ms=1234, source=Move.Source.TIMEOUT, **values))
+    Move.objects.create(seq=2, think_ms=1234, source=Move.Source.TIMEOUT, **values)
+    plain, orm = Move.objects.filter(match=match).order_by("seq")
+    written = {k: v for k, v in _fields(plain).items() if k not in ("id", "seq", "created_at")}
+    assert written == {
+        k: v for k, v in _fields(orm).items() if k not in ("id", "seq", "created_at")
+    }
+    assert abs(plain.created_at - orm.created_at) < timedelta(seconds=5)
+
+
+def test_update_match_writes_what_the_orms_save_writes():
+    match = _started_match()
+    names = ["state", "version", "turn_deadline", "bot_due_at", "status", "finished_at"]
+    changed = {
+        "state": {**match.state, "bout": 7},
+        "version": match.version + 5,
+        "turn_deadline": timezone.now() + timedelta(seconds=30),
+        "bot_due_at": None,
+        "status": Match.Status.FINISHED,
+        "finished_at": timezone.now(),
+    }
+    for name, value in changed.items():
+        setattr(match, name, value)
+    match.abort_reason = "not written"
+    update_match(match, names)
+    plain = _fields(Match.objects.get(pk=match.pk))
+    match.save(update_fields=names)
+    assert plain == _fields(Match.objects.get(pk=match.pk))
+    assert plain["state"]["bout"] == 7
+    assert plain["abort_reason"] == ""
