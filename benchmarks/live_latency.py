@@ -37,6 +37,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 VERSION = re.compile(r'id="table-version"[^>]*data-version="(\d+)"[^>]*data-status="(\w+)"')
+# A push may carry only the pieces of the table that changed: each root element has an
+# id, and the client keeps the latest of each, as htmx's out-of-band swaps do.
+PIECE = re.compile(r'<(\w+) id="(table-[\w-]+)"')
 HAND = re.compile(
     r'class="hand-card"( disabled)? data-card="(\w\w)" data-lead="([^"]*)" data-beats="([^"]*)"'
 )
@@ -66,6 +69,12 @@ def wait_until_serving(base: str, seconds: float = 90) -> None:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.2)
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def setup_django(db_path: str | None) -> None:
@@ -136,16 +145,26 @@ class Seat:
         self.seat = seat
         self.version = -1
         self.status = ""
-        self.frame = ""
+        self.pieces: dict[str, str] = {}
         self.changed = asyncio.Event()
+
+    @property
+    def frame(self) -> str:
+        return "".join(self.pieces.values())
+
+    def keep_pieces(self, message: str) -> None:
+        starts = list(PIECE.finditer(message))
+        for found, after in zip(starts, [*starts[1:], None], strict=True):
+            end = after.start() if after is not None else len(message)
+            self.pieces[found.group(2)] = message[found.start() : end]
 
     async def reader(self) -> None:
         async for message in self.ws:
+            self.keep_pieces(message)
             found = VERSION.search(message)
             if found:
                 self.version = int(found.group(1))
                 self.status = found.group(2)
-                self.frame = message
                 self.changed.set()
 
     async def wait_version(self, version: int, timeout: float = 30) -> None:
@@ -214,7 +233,9 @@ async def play_game(match_id: int, sockets, args, latencies: list[float], errors
     return moves
 
 
-async def drive(base: str, tables, args) -> tuple[list[float], list[str], float, int]:
+async def drive(
+    base: str, tables, args, server_cpu
+) -> tuple[list[float], list[str], float, int, float | None]:
     latencies: list[float] = []
     errors: list[str] = []
     gate = asyncio.Semaphore(4)
@@ -228,6 +249,7 @@ async def drive(base: str, tables, args) -> tuple[list[float], list[str], float,
     connected = [c for c in connected if not isinstance(c, BaseException)]
     print(f"connected {2 * len(connected)} sockets", flush=True)
     started = time.perf_counter()
+    cpu_at_start = server_cpu()
     results = await asyncio.gather(
         *(
             play_game(m, sockets, args, latencies, errors)
@@ -239,7 +261,8 @@ async def drive(base: str, tables, args) -> tuple[list[float], list[str], float,
         if isinstance(r, BaseException):
             errors.append(repr(r))
     moves = sum(r for r in results if isinstance(r, int))
-    return latencies, errors, time.perf_counter() - started, moves
+    cpu = server_cpu() - cpu_at_start if cpu_at_start is not None else None
+    return latencies, errors, time.perf_counter() - started, moves, cpu
 
 
 def queries_per_action(
@@ -352,7 +375,9 @@ def main() -> None:
         base = args.url.rstrip("/")
     try:
         tables = make_tables(args.games)
-        latencies, errors, seconds, moves = asyncio.run(drive(base, tables, args))
+        latencies, errors, seconds, moves, server_cpu = asyncio.run(
+            drive(base, tables, args, lambda: cpu_seconds(server.pid) if server else None)
+        )
     except BaseException:
         if server is not None:
             print(Path(tmp.name, "daphne.log").read_text()[-3000:])
@@ -375,6 +400,11 @@ def main() -> None:
             "action-to-update latency (both seats updated): "
             f"p50 {statistics.median(latencies):.1f} ms, p90 {pct(latencies, 90):.1f} ms, "
             f"p99 {pct(latencies, 99):.1f} ms, max {max(latencies):.1f} ms"
+        )
+    if server_cpu is not None and moves:
+        print(
+            f"server process CPU during play: {server_cpu:.1f} s, "
+            f"{server_cpu / moves * 1000:.2f} ms per action (sockets, service, renders)"
         )
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     n = len(applied)

@@ -6,7 +6,9 @@ hand, so a rendered fragment holds only cards the viewer may know.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -24,7 +26,7 @@ from games.engine import Action
 from games.models import Match, Seat
 from games.move_words import describe_action, names_in_words
 from games.services import clock
-from games.table_reads import table_rows
+from games.table_sql import table_rows
 
 # Standard variant names live in the database; listed here so they reach the catalogue.
 VARIANT_NAMES = [
@@ -297,9 +299,15 @@ def _result(
     }
 
 
-STATE_TEMPLATE = "games/partials.html#state"
-CHAT_TEMPLATE = "games/partials.html#chat"
-ERROR_TEMPLATE = "games/partials.html#error"
+PARTIALS = "games/partials.html#"
+CHAT_TEMPLATE = PARTIALS + "chat"
+ERROR_TEMPLATE = PARTIALS + "error"
+# The pieces of the table in page order, each one partial of games/partials.html that
+# the page includes on first load and a push sends again.  "version" and "hint" go
+# with every render: the version says what the page shows, and a new version makes
+# any hint stale.
+PIECES = ("waiting", "hint", "version", "status", "seats", "felt", "hand", "controls", "result")
+ALWAYS_SENT = ("hint", "version")
 
 
 def load_table(match_id: int) -> tuple[Match, list[Seat], Any]:
@@ -313,16 +321,120 @@ def _template(name: str) -> Any:
     return get_template(name) if settings.DEBUG else _compiled(name)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)
 def _compiled(name: str) -> Any:
     return get_template(name)
 
 
-def render_state(match_id: int, viewer: Viewer, *, full: bool = False) -> tuple[int, str]:
-    """(version, html) of the viewer's table, read from the database; ``full`` adds the chat."""
+def piece_inputs(context: dict[str, Any]) -> dict[str, Any]:
+    """What each piece's partial reads from a table context, piece by piece.
+
+    Two renders of a piece from equal inputs give the same HTML, so a page that
+    already shows a piece rendered from these inputs needs no new copy of it.
+    """
+    match = context["match"]
+    my_row = context["my_row"]
+    return {
+        "waiting": (
+            context["waiting"],
+            context["invite_url"],
+            context["is_player"],
+            context["is_creator"],
+            match.is_private,
+        ),
+        "status": (context["status_text"], context["playing"], my_row),
+        "seats": context["others"],
+        "felt": _felt_inputs(context),
+        "hand": (context["is_player"], my_row, context["hand"]),
+        "controls": (
+            context["controls"],
+            context["me"],
+            my_row,
+            context["playing"],
+            match.is_rated,
+            context["can_resign"],
+        ),
+        "result": (
+            context["result"],
+            context["aborted"],
+            match.abort_reason,
+            [(row["name"], row["fools"]) for row in context["seats"]],
+        ),
+    }
+
+
+def _felt_inputs(context: dict[str, Any]) -> tuple[Any, ...]:
+    view = context["view"]
+    trump = context["trump"]
+    return (
+        trump["code"] if trump else None,
+        view["talon"] if view else None,
+        view["discard"] if view else None,
+        tuple(
+            (pair["attack"]["code"], pair["defence"]["code"] if pair["defence"] else None)
+            for pair in context["table"]
+        ),
+        context["playing"],
+    )
+
+
+# The felt shows only public cards, the same for every viewer of a version: each
+# process renders it once per language and position and shares it among viewers.
+_felt_lock = threading.Lock()
+_felts: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+FELTS_KEPT = 512
+
+
+def _felt_html(context: dict[str, Any]) -> str:
+    key = (get_language(), _felt_inputs(context))
+    with _felt_lock:
+        html = _felts.get(key)
+        if html is not None:
+            _felts.move_to_end(key)
+            return html
+    html = _template(PARTIALS + "felt").render(context)
+    with _felt_lock:
+        _felts[key] = html
+        if len(_felts) > FELTS_KEPT:
+            _felts.popitem(last=False)
+    return html
+
+
+def render_pieces(context: dict[str, Any], shown: dict[str, Any] | None = None) -> str:
+    """The table's pieces for a viewer's context, as out-of-band swaps.
+
+    ``shown`` holds the inputs of each piece the viewer's page already shows (see
+    ``piece_inputs``): only the pieces whose inputs changed are rendered, and
+    ``shown`` is brought up to date.  Without it every piece is rendered.
+    """
+    inputs = piece_inputs(context)
+    html = []
+    for piece in PIECES:
+        if piece not in ALWAYS_SENT and shown and shown.get(piece, shown) == inputs[piece]:
+            continue
+        if piece == "felt":
+            html.append(_felt_html(context))
+        else:
+            html.append(_template(PARTIALS + piece).render(context))
+    if shown is not None:  # only once all rendered: a failed render leaves it as it was
+        shown.update(inputs)
+    return "".join(html)
+
+
+def render_state(
+    match_id: int, viewer: Viewer, *, full: bool = False, shown: dict[str, Any] | None = None
+) -> tuple[int, str]:
+    """(version, html) of the viewer's table, read from the database.
+
+    ``full`` sends every piece and the chat (a page that just connected, or asked to
+    resync); otherwise only the pieces that differ from ``shown``, the record of what
+    this viewer's page shows, which the render keeps up to date.
+    """
     match, seats, game = load_table(match_id)
     context = table_context(match, viewer, with_chat=full, seats=seats, game=game)
-    html = _template(STATE_TEMPLATE).render(context)
+    if full and shown is not None:
+        shown.clear()
+    html = render_pieces(context, shown)
     if full:
         html += _template(CHAT_TEMPLATE).render(context)
     return match.version, html

@@ -15,12 +15,13 @@ from importlib import import_module
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.core.cache import cache
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from games.conf import setting
+from games.table_sql import active_user
 from moderation.notices import suspension_notice
 
 FRAME_TYPES = ("action", "chat", "sync", "resign", "rematch", "hint")
@@ -83,7 +84,7 @@ def signed_in_user(session_key: str | None, user_id: int) -> Any:
     data = store.load()
     if str(data.get(SESSION_KEY)) != str(user_id):
         raise ended
-    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    user = active_user(user_id)
     if user is None:
         raise ended
     if not constant_time_compare(data.get(HASH_SESSION_KEY, ""), user.get_session_auth_hash()):

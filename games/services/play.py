@@ -24,7 +24,7 @@ from games.services.common import (
     seat_of,
 )
 from games.signals import deal_finished
-from games.table_reads import table_rows
+from games.table_sql import insert_move, table_rows, update_match
 
 MAX_ACTION_TEXT = 64
 
@@ -180,14 +180,16 @@ def apply_locked(
     clock.charge_budgets(match, seats, required, now)
     think_ms = max(0, clock.ms(now - match.turn_started_at)) if match.turn_started_at else 0
     match.move_count += 1
-    Move.objects.create(
-        match_id=match.pk,
-        deal_id=match.live_deal_id,
-        seq=match.move_count,
-        seat=action.seat,
-        action=str(action),
-        source=source,
-        think_ms=think_ms,
+    insert_move(
+        Move(
+            match_id=match.pk,
+            deal_id=match.live_deal_id,
+            seq=match.move_count,
+            seat=action.seat,
+            action=str(action),
+            source=source,
+            think_ms=think_ms,
+        )
     )
     match.version += 1
     match.state = game.snapshot()
@@ -200,7 +202,7 @@ def apply_locked(
         deal = _finish_deal(match, seats, game, end_reason, now)
     else:
         clock.schedule(match, seats, game, now)
-    match.save(update_fields=_MATCH_FIELDS_A_MOVE_WRITES)
+    update_match(match, _MATCH_FIELDS_A_MOVE_WRITES)
     if deal is not None:
         match.live_deal = deal
         deal_finished.send(sender=Deal, deal=deal)

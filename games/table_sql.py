@@ -1,0 +1,144 @@
+"""The hot statements of live play as plain SQL: the reads of a table for a move and
+for its push renders, a socket's user before it acts, and a move's two writes.
+
+Every push makes each socket read its table again (the database is the one source
+of truth), and every frame reads its user afresh, so these run several times per
+move.  Building ORM querysets (or raw querysets) for them cost several times the
+statements themselves, so they run through ``connection.cursor()``, and each row
+read becomes a model instance through ``Model.from_db``, the documented hook the
+ORM loads rows with.  Only two conversions are left to Django by the database
+drivers: JSON columns are decoded by their field (``from_db_value``), and SQLite's
+naive UTC datetimes are made aware.  Values written go through each field's own
+``pre_save`` and ``get_db_prep_save``, as ``Model.save`` sends them.  The results
+equal the ORM's (tests/live/test_table_sql.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC
+from functools import lru_cache
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connection, models
+from django.utils import timezone
+
+from games.models import Match, Move, RuleVariant, Seat
+
+
+def _aware(value: Any) -> Any:
+    return timezone.make_aware(value, UTC) if timezone.is_naive(value) else value
+
+
+@lru_cache(maxsize=8)
+def _loading(model: type[models.Model]) -> tuple[list[str], list[Callable[[Any], Any] | None]]:
+    """The model's column names, and per column how a driver's value becomes the field's."""
+    fields = model._meta.concrete_fields
+    converters: list[Callable[[Any], Any] | None] = []
+    for field in fields:
+        if isinstance(field, models.JSONField):
+            converters.append(
+                lambda value, field=field: field.from_db_value(value, None, connection)
+            )
+        elif isinstance(field, models.DateTimeField) and settings.USE_TZ:
+            converters.append(_aware)
+        else:
+            converters.append(None)
+    return [field.attname for field in fields], converters
+
+
+def _columns(model: type[models.Model], alias: str) -> str:
+    return ", ".join(f"{alias}.{field.column}" for field in model._meta.concrete_fields)
+
+
+def _instance(model: type[models.Model], values: Sequence[Any]) -> Any:
+    names, converters = _loading(model)
+    values = [
+        value if convert is None or value is None else convert(value)
+        for convert, value in zip(converters, values, strict=True)
+    ]
+    return model.from_db(connection.alias, names, values)
+
+
+def table_rows(match_id: int, *, lock: bool = False) -> tuple[Match, list[Seat]]:
+    """The match with its variant, and its seats in order with their users.
+
+    ``lock`` takes the match row's lock for the caller's transaction, as
+    ``select_for_update()`` would (SQLite's transactions lock the whole database).
+    Raises ``Match.DoesNotExist`` as ``Match.objects.get`` would.
+    """
+    user_model = get_user_model()
+    match_width = len(Match._meta.concrete_fields)
+    seat_width = len(Seat._meta.concrete_fields)
+    sql = (
+        f"SELECT {_columns(Match, 'm')}, {_columns(RuleVariant, 'v')}"
+        f" FROM {Match._meta.db_table} m"
+        f" JOIN {RuleVariant._meta.db_table} v ON v.id = m.variant_id WHERE m.id = %s"
+    )
+    if lock and connection.features.has_select_for_update:
+        # The match row only: every table of a variant shares the variant's row.
+        sql += " FOR UPDATE OF m" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match_id])
+        row = cursor.fetchone()
+        if row is None:
+            raise Match.DoesNotExist(f"Match matching query does not exist: {match_id}")
+        cursor.execute(
+            f"SELECT {_columns(Seat, 's')}, {_columns(user_model, 'u')}"
+            f" FROM {Seat._meta.db_table} s"
+            f" LEFT JOIN {user_model._meta.db_table} u ON u.id = s.user_id"
+            " WHERE s.match_id = %s ORDER BY s.number",
+            [match_id],
+        )
+        seat_rows = cursor.fetchall()
+    match = _instance(Match, row[:match_width])
+    match.variant = _instance(RuleVariant, row[match_width:])
+    seats = []
+    for seat_row in seat_rows:
+        seat = _instance(Seat, seat_row[:seat_width])
+        seat.match = match
+        if seat.user_id is not None:
+            seat.user = _instance(user_model, seat_row[seat_width:])
+        seats.append(seat)
+    return match, seats
+
+
+def active_user(user_id: int) -> Any | None:
+    """The active user with this id, whole, or None (as ``filter(is_active=True)`` would)."""
+    user_model = get_user_model()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {_columns(user_model, 'u')} FROM {user_model._meta.db_table} u"
+            " WHERE u.id = %s AND u.is_active = %s",
+            [user_id, True],
+        )
+        row = cursor.fetchone()
+    return None if row is None else _instance(user_model, row)
+
+
+def _written(instance: models.Model, fields: list[Any], *, add: bool) -> list[Any]:
+    return [field.get_db_prep_save(field.pre_save(instance, add), connection) for field in fields]
+
+
+def insert_move(move: Move) -> None:
+    """Insert a new move's row, as ``move.save()`` would, without reading back its id."""
+    fields = [field for field in Move._meta.concrete_fields if not field.primary_key]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {Move._meta.db_table} ({', '.join(f.column for f in fields)})"
+            f" VALUES ({', '.join(['%s'] * len(fields))})",
+            _written(move, fields, add=True),
+        )
+
+
+def update_match(match: Match, names: list[str]) -> None:
+    """Write these fields of the match's row, as ``match.save(update_fields=names)`` would."""
+    fields = [Match._meta.get_field(name) for name in names]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Match._meta.db_table} SET {', '.join(f'{f.column} = %s' for f in fields)}"
+            " WHERE id = %s",
+            [*_written(match, fields, add=False), match.pk],
+        )
