@@ -1,11 +1,11 @@
 """Exact solver for two-player endgames with an empty talon (or only the trump left).
 
 Once the talon is empty and only two players hold cards, every unseen card is in the
-opponent's hand, so the position has perfect information; in a two-player game that is
-so one card earlier too, when the talon's last card is the face-up trump everybody saw. The solver answers one
-question, "can ``seat`` avoid being the fool against any defence?", by depth-first search
-with a transposition table; a yes/no value makes every node an alpha-beta cut as soon as
-one winning (or refuting) move is found.
+opponent's hand, so the position has perfect information; in a two-player game that
+holds one draw earlier too, when the talon's last card is the face-up trump everybody
+saw. The solver answers one question, "can ``seat`` avoid being the fool against any
+defence?", by depth-first search with a transposition table; a yes/no value makes every
+node an alpha-beta cut as soon as one winning (or refuting) move is found.
 """
 
 from __future__ import annotations

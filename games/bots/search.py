@@ -6,7 +6,10 @@ sequential halving with common random numbers: each sampled deal is played out o
 after every action still in the race, so the comparison is between actions on the same
 cards, not between lucky and unlucky deals; after each round the worse half drops out
 and the survivors get more deals. Playouts use the ``medium`` policy for every seat.
-Once the position is a two-player endgame with an empty talon it is solved exactly.
+A move's budget is counted in playout actions, so that late moves, whose playouts are
+short, get more playouts for about the cost of the first move of a deal. Once every
+hidden card is in the one opponent's hand (two seats left and an empty talon, or in a
+two-player game only the face-up trump left in it) the position is solved exactly.
 """
 
 from __future__ import annotations
