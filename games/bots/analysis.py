@@ -2,7 +2,8 @@
 
 For every decision of a seat (a moment with more than one legal action for it), the
 position is judged from that seat's Knowledge at that moment, never from the real
-deal: two-player endgames with an empty talon are solved exactly; elsewhere every action
+deal: two-seat endgames whose hidden cards are all in the opponent's hand (see
+``endgame.applicable``) are solved exactly; elsewhere every action
 is played out on the same sampled deals (weighted by what the players did in public,
 see inference.py) with the ``medium`` policy (common random
 numbers, so the differences between actions are not drowned in deal luck).

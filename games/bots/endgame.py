@@ -1,10 +1,11 @@
-"""Exact solver for two-player endgames with an empty talon.
+"""Exact solver for two-player endgames with an empty talon (or only the trump left).
 
 Once the talon is empty and only two players hold cards, every unseen card is in the
-opponent's hand, so the position has perfect information. The solver answers one
-question, "can ``seat`` avoid being the fool against any defence?", by depth-first search
-with a transposition table; a yes/no value makes every node an alpha-beta cut as soon as
-one winning (or refuting) move is found.
+opponent's hand, so the position has perfect information; in a two-player game that
+holds one draw earlier too, when the talon's last card is the face-up trump everybody
+saw. The solver answers one question, "can ``seat`` avoid being the fool against any
+defence?", by depth-first search with a transposition table; a yes/no value makes every
+node an alpha-beta cut as soon as one winning (or refuting) move is found.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ class OutOfBudget(Exception):
 
 
 def applicable(g: Game) -> bool:
-    """True when the talon is empty and exactly two seats from opposing sides still play."""
-    if g.is_over or g.talon_count:
+    """True when every hidden card is in the one opponent's hand: two seats from opposing
+    sides still play and the talon is empty, or (two players) holds only the face-up trump.
+    """
+    if g.is_over or g.talon_count > (1 if g.players == 2 else 0):
         return False
     out = g.out_order
     alive = [s for s in range(g.players) if s not in out]

@@ -260,8 +260,8 @@ def _throw(g: Game, seat: int, acts: list[Action]) -> Action:
 POLICIES: dict[str, Policy] = {"random": random_move, "easy": easy_move, "medium": medium_move}
 
 
-def playout(g: Game, policy: Policy, rng: random.Random, max_steps: int = 2000) -> None:
-    """Play ``g`` to the end in place, every seat following ``policy``."""
+def playout(g: Game, policy: Policy, rng: random.Random, max_steps: int = 2000) -> int:
+    """Play ``g`` to the end in place, every seat following ``policy``; the actions played."""
     steps = 0
     while not g.is_over and steps < max_steps:
         s = decider(g)
@@ -270,6 +270,7 @@ def playout(g: Game, policy: Policy, rng: random.Random, max_steps: int = 2000) 
         acts = legal(g, s)
         g.apply(policy(g, s, acts, rng) if len(acts) > 1 else acts[0])
         steps += 1
+    return steps
 
 
 def not_fool(g: Game, seat: int) -> float:

@@ -6,7 +6,10 @@ sequential halving with common random numbers: each sampled deal is played out o
 after every action still in the race, so the comparison is between actions on the same
 cards, not between lucky and unlucky deals; after each round the worse half drops out
 and the survivors get more deals. Playouts use the ``medium`` policy for every seat.
-Once the position is a two-player endgame with an empty talon it is solved exactly.
+A move's budget is counted in playout actions, so that late moves, whose playouts are
+short, get more playouts for about the cost of the first move of a deal. Once every
+hidden card is in the one opponent's hand (two seats left and an empty talon, or in a
+two-player game only the face-up trump left in it) the position is solved exactly.
 """
 
 from __future__ import annotations
@@ -24,6 +27,11 @@ from .inference import Inference
 # Without a time limit the solver still needs a bound; nodes per playout it may spend.
 NODES_PER_ITERATION = 30
 MIN_SOLVER_NODES = 500
+# Actions in a playout from a two-player deal's first move (medium policy, 36 cards): the
+# unit of a move's work budget. Later playouts are shorter, so a move gets more of them,
+# up to MAX_STRETCH times the planned count.
+OPENING_PLAYOUT_STEPS = 55
+MAX_STRETCH = 4
 
 
 def score(game: Game, seat: int) -> float:
@@ -47,11 +55,16 @@ def evaluate(
     """Playouts, total rewards and rounds survived per action.
 
     A reward is ``score`` of the played-out game. ``budget.iterations`` counts playouts
-    (the plan when only seconds are given is ``DEFAULT_BUDGET.iterations``); ``start`` is
-    when the move's clock started (the endgame solver may already have spent part of it).
+    of a deal's first move (the plan when only seconds are given is
+    ``DEFAULT_BUDGET.iterations``); what the move may spend is that many times
+    ``OPENING_PLAYOUT_STEPS`` actions, so later moves, whose playouts are shorter, get
+    more of them (at most ``MAX_STRETCH`` times as many). ``start`` is when the move's
+    clock started (the endgame solver may already have spent part of it).
     """
     deadline = budget.deadline(start)
-    limit = budget.iterations or DEFAULT_BUDGET.iterations or 1
+    planned = budget.iterations or DEFAULT_BUDGET.iterations or 1
+    work = planned * OPENING_PLAYOUT_STEPS
+    limit = planned
     seat = knowledge.seat
     k = len(acts)
     visits = [0] * k
@@ -63,18 +76,26 @@ def evaluate(
     rounds = max(1, math.ceil(math.log2(k)))
     spent = 0
     for r in range(rounds):
-        deals = max(1, (limit - spent) // ((rounds - r) * len(alive)))
-        for n in range(deals):
-            if n and time.perf_counter() > deadline:
-                break
+        n = 0
+        at_start = spent
+        while True:
             deal = inference.deal(rng)
+            steps = 0
             for i in alive:
                 g = deal.copy()
                 g.apply(acts[i])
-                fast.playout(g, policy, rng)
+                steps += fast.playout(g, policy, rng)
                 visits[i] += 1
                 total[i] += score(g, seat)
             spent += len(alive)
+            n += 1
+            if not r and n == 1:
+                # The first deal shows how long this position's playouts are.
+                per_playout = max(1.0, steps / len(alive))
+                limit = max(planned, min(planned * MAX_STRETCH, int(work / per_playout)))
+            deals = max(1, (limit - at_start) // ((rounds - r) * len(alive)))
+            if n >= deals or time.perf_counter() > deadline:
+                break
         for i in alive:
             survived[i] += 1
         if time.perf_counter() > deadline or len(alive) == 1:

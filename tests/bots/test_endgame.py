@@ -3,6 +3,7 @@
 import random
 
 from games.bots import Budget, endgame, fast, get_bot
+from games.bots.base import rebuild
 from games.engine import Game, Rules
 
 
@@ -106,3 +107,32 @@ def test_solver_matches_brute_force_teams():
     positions = small_endgames(Rules(players=4, teams="2x2"), 5, 6)
     wins, losses = _check(positions)
     assert wins + losses >= 4
+
+
+def test_with_only_the_trump_left_in_the_talon_the_position_is_known_exactly():
+    # The talon's last card is the face-up trump, so every hidden card is in the one
+    # opponent's hand: the seat's knowledge pins the whole position and the solver applies.
+    seen = 0
+    for seed in range(40):
+        g = Game.new(Rules(players=2), seed)
+        rng = random.Random(seed)
+        while g.talon_count > 1:
+            s = fast.decider(g)
+            g.apply(fast.random_move(g, s, fast.legal(g, s), rng))
+        if g.is_over or g.talon_count != 1:
+            continue
+        seat = fast.decider(g)
+        rebuilt = rebuild(g.knowledge(seat))
+        assert endgame.applicable(rebuilt)
+        assert rebuilt.position_key() == g.position_key()
+        seen += 1
+    assert seen >= 10
+
+
+def test_solver_waits_for_an_empty_talon_with_more_than_two_players():
+    g = Game.new(Rules(players=3), 0)
+    rng = random.Random(0)
+    while g.talon_count > 1:
+        s = fast.decider(g)
+        g.apply(fast.random_move(g, s, fast.legal(g, s), rng))
+    assert g.talon_count == 1 and not endgame.applicable(g)

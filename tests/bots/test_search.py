@@ -1,0 +1,43 @@
+"""The hard search spends a move's budget as playout actions, not as a fixed count."""
+
+import random
+
+from games.bots import Budget, fast
+from games.bots.search import MAX_STRETCH, evaluate
+from games.engine import Game, Rules
+
+
+def _decision(game: Game, rng: random.Random, talon_at_most: int) -> tuple:
+    """Play medium moves until a seat has several options and the talon is this small."""
+    while not game.is_over:
+        seat = fast.decider(game)
+        acts = fast.legal(game, seat)
+        if len(acts) > 2 and game.talon_count <= talon_at_most:
+            return game.knowledge(seat), acts
+        game.apply(fast.medium_move(game, seat, acts, rng))
+    return None, None
+
+
+def test_shorter_late_playouts_come_more_often_within_the_stretch():
+    budget = Budget(iterations=40)
+    compared = 0
+    for seed in range(20):
+        opening, opening_acts = _decision(Game.new(Rules(players=2), seed), random.Random(0), 24)
+        late, late_acts = _decision(Game.new(Rules(players=2), seed), random.Random(0), 4)
+        if opening is None or late is None or late.talon_count == 0:
+            continue
+        early_visits, _, _ = evaluate(opening, opening_acts, random.Random(1), budget)
+        late_visits, _, _ = evaluate(late, late_acts, random.Random(1), budget)
+        assert sum(late_visits) > sum(early_visits)
+        assert sum(late_visits) <= MAX_STRETCH * budget.iterations
+        compared += 1
+    assert compared >= 5
+
+
+def test_every_action_is_played_out_on_the_first_deals():
+    game = Game.new(Rules(players=2), 3)
+    knowledge, acts = _decision(game, random.Random(0), 24)
+    visits, total, survived = evaluate(knowledge, acts, random.Random(1), Budget(iterations=30))
+    assert all(v > 0 for v in visits)
+    assert all(0 <= t <= v for t, v in zip(total, visits, strict=True))
+    assert max(survived) > min(survived) or len(acts) <= 2
