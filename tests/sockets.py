@@ -74,7 +74,13 @@ class Socket:
         self.frames: list[str] = []
 
     async def open(self) -> tuple[bool, Any]:
-        return await self.comm.connect()
+        connected, code = await self.comm.connect()
+        if not connected:
+            # daphne tells a consumer that refused the handshake that the socket is
+            # gone; do the same, so its channel-layer receive ends here and is not
+            # left for the event loop's shutdown to cancel.
+            await self.comm.disconnect()
+        return connected, code
 
     async def close(self) -> None:
         await self.comm.disconnect()
