@@ -17,7 +17,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import connections
+from django.db import connection, connections
 from django.utils.translation import gettext as _
 
 from accounts.language import ViewerLanguageMixin
@@ -41,6 +41,18 @@ logger = logging.getLogger(__name__)
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_TOO_MANY = 4429
+
+
+def db_call(function: Any) -> Any:
+    """``function`` as a coroutine function, through channels' ``database_sync_to_async``.
+
+    On PostgreSQL the calls run on the event loop's thread pool, each with a
+    connection from Django's pool, so one table's round trips do not wait behind the
+    process's other tables; the services' row locks keep each table's changes in
+    order, and a socket awaits each call before its next.  SQLite takes one writer
+    at a time, so there every call runs on the one database thread.
+    """
+    return database_sync_to_async(function, thread_sensitive=connection.vendor == "sqlite")
 
 
 def _open_viewer(
@@ -110,7 +122,7 @@ class GuardedSocket(ViewerLanguageMixin, AsyncWebsocketConsumer):
     async def admit(self, user_id: int, match_id: int | None) -> bool:
         """Count this socket against the user's caps; refuse (and say so) past them."""
         quota = SocketQuota(user_id, match_id)
-        if not await database_sync_to_async(quota.admit)():
+        if not await db_call(quota.admit)():
             return False
         self.quota = quota
         return True
@@ -134,8 +146,8 @@ class GuardedSocket(ViewerLanguageMixin, AsyncWebsocketConsumer):
             try:
                 await self.rejoin()
                 if self.quota is not None:
-                    await database_sync_to_async(self.quota.renew)()
-                await database_sync_to_async(signed_in_user)(self.session_key(), user_id)
+                    await db_call(self.quota.renew)()
+                await db_call(signed_in_user)(self.session_key(), user_id)
             except SignedOut as out:
                 await self.sign_out(out)
                 return
@@ -158,7 +170,7 @@ class GuardedSocket(ViewerLanguageMixin, AsyncWebsocketConsumer):
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.quota is not None:
-            await database_sync_to_async(self.quota.release)()
+            await db_call(self.quota.release)()
             self.quota = None
 
 
@@ -185,7 +197,7 @@ class TableConsumer(GuardedSocket):
             await self.close(code=CLOSE_TOO_MANY)
             return
         try:
-            self.user, self.viewer = await database_sync_to_async(_open_viewer)(
+            self.user, self.viewer = await db_call(_open_viewer)(
                 self.match_id, self.session_key(), user.pk, self.channel_name
             )
         except SignedOut as out:
@@ -210,9 +222,7 @@ class TableConsumer(GuardedSocket):
         if self.viewer is None:
             return
         if self.viewer.seat is not None:
-            await database_sync_to_async(services.seat_disconnected)(
-                self.match_id, self.user, self.channel_name
-            )
+            await db_call(services.seat_disconnected)(self.match_id, self.user, self.channel_name)
         self.viewer = None
 
     # ------------------------------------------------------------ incoming
@@ -246,7 +256,7 @@ class TableConsumer(GuardedSocket):
     async def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a service for this socket's user (checked afresh); a refusal goes back to
         this socket only.  The pushes the service commits are sent from here."""
-        result, refused, pushes = await database_sync_to_async(_collecting_call)(
+        result, refused, pushes = await db_call(_collecting_call)(
             self.session_key(), self.user.pk, function, self.match_id, *args, **kwargs
         )
         for group, message in pushes:
@@ -270,7 +280,7 @@ class TableConsumer(GuardedSocket):
         await self.call(services.post_chat, data.get("text"))
 
     async def on_sync(self, data: dict[str, Any]) -> None:
-        await database_sync_to_async(signed_in_user)(self.session_key(), self.user.pk)
+        await db_call(signed_in_user)(self.session_key(), self.user.pk)
         await self.rejoin()
         await self.send_state(full=True)
 
@@ -303,16 +313,14 @@ class TableConsumer(GuardedSocket):
     # ------------------------------------------------------------ outgoing
 
     async def send_error(self, message: str, *, calm: bool = False) -> None:
-        html = await database_sync_to_async(rendering.render_error)(
-            message, self.sent_version, calm=calm
-        )
+        html = await db_call(rendering.render_error)(message, self.sent_version, calm=calm)
         await self.send(text_data=html)
 
     async def send_notice(self, message: str) -> None:
         await self.send_error(message)
 
     async def send_state(self, *, full: bool = False) -> None:
-        version, html = await database_sync_to_async(rendering.render_state)(
+        version, html = await db_call(rendering.render_state)(
             self.match_id, self.viewer, full=full, shown=self.shown
         )
         self.sent_version = max(self.sent_version, version)
@@ -324,14 +332,12 @@ class TableConsumer(GuardedSocket):
 
     async def presence_restore(self, event: dict[str, Any]) -> None:
         """This process was taken for dead and its sockets released: record this one again."""
-        await database_sync_to_async(services.seat_connected)(
-            self.match_id, self.user, self.channel_name
-        )
+        await db_call(services.seat_connected)(self.match_id, self.user, self.channel_name)
 
     async def match_changed(self, event: dict[str, Any]) -> None:
         what = event.get("what")
         if what == "chat":
-            html = await database_sync_to_async(rendering.render_chat)(self.match_id, self.viewer)
+            html = await db_call(rendering.render_chat)(self.match_id, self.viewer)
             await self.send(text_data=html)
             return
         version = event.get("version")
@@ -364,7 +370,7 @@ class LobbyConsumer(GuardedSocket):
             return
         await self.join_groups(services.LOBBY_GROUP)
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(_lobby_html)())
+        await self.send(text_data=await db_call(_lobby_html)())
         self.start_heartbeat(user.pk)
 
     async def disconnect(self, code: int) -> None:
@@ -376,7 +382,7 @@ class LobbyConsumer(GuardedSocket):
                 code=CLOSE_TOO_MANY, reason=_("You are sending messages too fast; wait a moment.")
             )
             return
-        await self.send(text_data=await database_sync_to_async(_lobby_html)())
+        await self.send(text_data=await db_call(_lobby_html)())
 
     async def send_notice(self, message: str) -> None:
         pass  # The lobby has no message area; the close code says why.
@@ -385,7 +391,7 @@ class LobbyConsumer(GuardedSocket):
         await self.close(code=out.code)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await database_sync_to_async(_lobby_html)())
+        await self.send(text_data=await db_call(_lobby_html)())
 
     async def show_new_language(self) -> None:
-        await self.send(text_data=await database_sync_to_async(_lobby_html)())
+        await self.send(text_data=await db_call(_lobby_html)())
