@@ -385,8 +385,8 @@ _felts: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 FELTS_KEPT = 512
 
 
-def _felt_html(context: dict[str, Any]) -> str:
-    key = (get_language(), _felt_inputs(context))
+def _felt_html(context: dict[str, Any], felt_inputs: tuple[Any, ...]) -> str:
+    key = (get_language(), felt_inputs)
     with _felt_lock:
         html = _felts.get(key)
         if html is not None:
@@ -410,10 +410,11 @@ def render_pieces(context: dict[str, Any], shown: dict[str, Any] | None = None) 
     inputs = piece_inputs(context)
     html = []
     for piece in PIECES:
-        if piece not in ALWAYS_SENT and shown and shown.get(piece, shown) == inputs[piece]:
+        on_page = shown is not None and piece in shown and shown[piece] == inputs[piece]
+        if on_page and piece not in ALWAYS_SENT:
             continue
         if piece == "felt":
-            html.append(_felt_html(context))
+            html.append(_felt_html(context, inputs["felt"]))
         else:
             html.append(_template(PARTIALS + piece).render(context))
     if shown is not None:  # only once all rendered: a failed render leaves it as it was
