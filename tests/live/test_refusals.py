@@ -138,10 +138,7 @@ async def test_two_throw_ins_at_once_are_never_lost_or_doubled():
         )
         outcomes.append("error" if 'id="table-error"' in frame else "applied")
     after = await db(table_fingerprint, match.pk)
-    moves = await db(
-        lambda: list(Move.objects.filter(match_id=match.pk).values_list("seq", "action"))
-    )
-    applied = [text for _, text in moves]
+    applied = [text for _, text in after.moves]
     # Both carried the same version: exactly one lands, the other is told to retry.
     assert sorted(outcomes) == ["applied", "error"]
     assert (
