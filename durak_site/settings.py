@@ -177,6 +177,10 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Sessions live in the database, which every process shares; a socket reads its
+# session there before each frame it acts on (games/table_sql.py).
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
 
 # --- Background tasks -----------------------------------------------------
 # Post-game analyses run on a task worker (`manage.py db_worker`), never in a

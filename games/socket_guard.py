@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import json
 import time
-from importlib import import_module
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.core.cache import cache
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from games.conf import setting
-from games.table_sql import active_user
+from games.table_sql import active_user, session_data
 from moderation.notices import suspension_notice
 
 FRAME_TYPES = ("action", "chat", "sync", "resign", "rematch", "hint")
@@ -75,13 +73,13 @@ def signed_in_user(session_key: str | None, user_id: int) -> Any:
 
     The session must still exist and name this user, with the auth hash of the
     user's current password (Django's own rule for page requests), and the user
-    must be active and not suspended.  Two indexed reads.
+    must be active and not suspended.  Two indexed reads: the session is one of
+    Django's database sessions (``SESSION_ENGINE`` in settings).
     """
     ended = SignedOut(_("Your session has ended; please log in again."), CLOSE_SIGNED_OUT)
     if not session_key:
         raise ended
-    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
-    data = store.load()
+    data = session_data(session_key)
     if str(data.get(SESSION_KEY)) != str(user_id):
         raise ended
     user = active_user(user_id)

@@ -1,5 +1,6 @@
 """The hot statements of live play as plain SQL: the reads of a table for a move and
-for its push renders, a socket's user before it acts, and a move's two writes.
+for its push renders, a socket's session and user before it acts, and a move's two
+writes.
 
 Every push makes each socket read its table again (the database is the one source
 of truth), and every frame reads its user afresh, so these run several times per
@@ -22,6 +23,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.sessions.models import Session
 from django.db import connection, models
 from django.utils import timezone
 
@@ -62,6 +65,29 @@ def _instance(model: type[models.Model], values: Sequence[Any]) -> Any:
     return model.from_db(connection.alias, names, values)
 
 
+@lru_cache(maxsize=2)
+def _table_sql(lock: bool) -> str:
+    """One statement for a table: a row per seat, each with the match and its variant.
+
+    Built once per process: the column lists come from the models.
+    """
+    user_model = get_user_model()
+    sql = (
+        f"SELECT {_columns(Match, 'm')}, {_columns(RuleVariant, 'v')},"
+        f" {_columns(Seat, 's')}, {_columns(user_model, 'u')}"
+        f" FROM {Match._meta.db_table} m"
+        f" JOIN {RuleVariant._meta.db_table} v ON v.id = m.variant_id"
+        f" LEFT JOIN {Seat._meta.db_table} s ON s.match_id = m.id"
+        f" LEFT JOIN {user_model._meta.db_table} u ON u.id = s.user_id"
+        " WHERE m.id = %s ORDER BY s.number"
+    )
+    if lock and connection.features.has_select_for_update:
+        # The match row only: every table of a variant shares the variant's row, and
+        # the seats' rows are written only under the match's lock.
+        sql += " FOR UPDATE OF m" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    return sql
+
+
 def table_rows(match_id: int, *, lock: bool = False) -> tuple[Match, list[Seat]]:
     """The match with its variant, and its seats in order with their users.
 
@@ -69,53 +95,64 @@ def table_rows(match_id: int, *, lock: bool = False) -> tuple[Match, list[Seat]]
     ``select_for_update()`` would (SQLite's transactions lock the whole database).
     Raises ``Match.DoesNotExist`` as ``Match.objects.get`` would.
     """
-    user_model = get_user_model()
-    match_width = len(Match._meta.concrete_fields)
-    seat_width = len(Seat._meta.concrete_fields)
-    sql = (
-        f"SELECT {_columns(Match, 'm')}, {_columns(RuleVariant, 'v')}"
-        f" FROM {Match._meta.db_table} m"
-        f" JOIN {RuleVariant._meta.db_table} v ON v.id = m.variant_id WHERE m.id = %s"
-    )
-    if lock and connection.features.has_select_for_update:
-        # The match row only: every table of a variant shares the variant's row.
-        sql += " FOR UPDATE OF m" if connection.features.has_select_for_update_of else " FOR UPDATE"
     with connection.cursor() as cursor:
-        cursor.execute(sql, [match_id])
-        row = cursor.fetchone()
-        if row is None:
-            raise Match.DoesNotExist(f"Match matching query does not exist: {match_id}")
-        cursor.execute(
-            f"SELECT {_columns(Seat, 's')}, {_columns(user_model, 'u')}"
-            f" FROM {Seat._meta.db_table} s"
-            f" LEFT JOIN {user_model._meta.db_table} u ON u.id = s.user_id"
-            " WHERE s.match_id = %s ORDER BY s.number",
-            [match_id],
-        )
-        seat_rows = cursor.fetchall()
-    match = _instance(Match, row[:match_width])
-    match.variant = _instance(RuleVariant, row[match_width:])
+        cursor.execute(_table_sql(lock), [match_id])
+        rows = cursor.fetchall()
+    if not rows:
+        raise Match.DoesNotExist(f"Match matching query does not exist: {match_id}")
+    match_end = len(Match._meta.concrete_fields)
+    variant_end = match_end + len(RuleVariant._meta.concrete_fields)
+    seat_end = variant_end + len(Seat._meta.concrete_fields)
+    first = rows[0]
+    match = _instance(Match, first[:match_end])
+    match.variant = _instance(RuleVariant, first[match_end:variant_end])
     seats = []
-    for seat_row in seat_rows:
-        seat = _instance(Seat, seat_row[:seat_width])
+    for row in rows:
+        if row[variant_end] is None:  # a match without seats: the one row has none
+            continue
+        seat = _instance(Seat, row[variant_end:seat_end])
         seat.match = match
         if seat.user_id is not None:
-            seat.user = _instance(user_model, seat_row[seat_width:])
+            seat.user = _instance(get_user_model(), row[seat_end:])
         seats.append(seat)
     return match, seats
 
 
+@lru_cache(maxsize=1)
+def _active_user_sql() -> str:
+    user_model = get_user_model()
+    return (
+        f"SELECT {_columns(user_model, 'u')} FROM {user_model._meta.db_table} u"
+        " WHERE u.id = %s AND u.is_active = %s"
+    )
+
+
 def active_user(user_id: int) -> Any | None:
     """The active user with this id, whole, or None (as ``filter(is_active=True)`` would)."""
-    user_model = get_user_model()
+    with connection.cursor() as cursor:
+        cursor.execute(_active_user_sql(), [user_id, True])
+        row = cursor.fetchone()
+    return None if row is None else _instance(get_user_model(), row)
+
+
+def session_data(session_key: str) -> dict[str, Any]:
+    """The data of a live database session, or {} (as its ``SessionStore.load()`` gives).
+
+    A socket reads its session before every frame it acts on.
+    """
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT {_columns(user_model, 'u')} FROM {user_model._meta.db_table} u"
-            " WHERE u.id = %s AND u.is_active = %s",
-            [user_id, True],
+            f"SELECT session_data FROM {Session._meta.db_table}"
+            " WHERE session_key = %s AND expire_date > %s",
+            [
+                session_key,
+                Session._meta.get_field("expire_date").get_db_prep_value(
+                    timezone.now(), connection
+                ),
+            ],
         )
         row = cursor.fetchone()
-    return None if row is None else _instance(user_model, row)
+    return {} if row is None else SessionStore().decode(row[0])
 
 
 def _written(instance: models.Model, fields: list[Any], *, add: bool) -> list[Any]:

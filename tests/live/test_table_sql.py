@@ -129,3 +129,28 @@ def test_update_match_writes_what_the_orms_save_writes():
     assert plain == _fields(Match.objects.get(pk=match.pk))
     assert plain["state"]["bout"] == 7
     assert plain["abort_reason"] == ""
+
+
+def test_session_data_reads_what_the_session_store_loads():
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+    from django.test import Client
+
+    from games.table_sql import session_data
+
+    client = Client()
+    client.force_login(make_user("sa"))
+    live = client.cookies["sessionid"].value
+    expired = SessionStore()
+    expired["note"] = "old"
+    expired.set_expiry(-60)
+    expired.save()
+    tampered = SessionStore()
+    tampered["note"] = "x"
+    tampered.save()
+    Session.objects.filter(pk=tampered.session_key).update(session_data="not-signed-data")
+    for key in (live, expired.session_key, tampered.session_key, "no-such-session"):
+        assert session_data(key) == SessionStore(key).load()
+    assert session_data(live)["_auth_user_id"]
+    assert session_data(expired.session_key) == {}
+    assert session_data(tampered.session_key) == {}
