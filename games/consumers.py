@@ -69,26 +69,43 @@ def _open_viewer(
 
 
 def _collecting_call(
-    session_key: str | None, user_id: int, function: Any, match_id: int, *args: Any, **kwargs: Any
-) -> tuple[Any, Any, list[Any]]:
-    """(result, refusal, pushes) of a service call for the socket's user, checked first.
+    session_key: str | None,
+    user_id: int,
+    page: tuple[rendering.Viewer, dict[str, Any]] | None,
+    function: Any,
+    match_id: int,
+    *args: Any,
+    **kwargs: Any,
+) -> tuple[Any, Any, list[Any], tuple[int, str] | None]:
+    """(result, refusal, pushes, render) of a service call for the socket's user.
 
     The user is read afresh (``signed_in_user``) in the same thread hop as the
-    service, so the check costs two indexed reads and no extra round trip.
+    service, so the check costs no extra round trip.  When the service returns the
+    table it committed, the caller's own page (``page``: its viewer and the record
+    of what it shows) is rendered from it in this hop too, as (version, html).
     """
     user = signed_in_user(session_key, user_id)
     pushes: list[Any] = []
     try:
         with services.collected_pushes() as pushes:
             try:
-                return function(match_id, user, *args, **kwargs), None, pushes
+                result = function(match_id, user, *args, **kwargs)
             except services.ActionRefused as refused:
-                return None, refused, pushes
+                return None, refused, pushes, None
     except BaseException:
         # Whatever committed before the failure is still announced.
         for group, message in pushes:
             services.send_push(group, message)
         raise
+    table = getattr(result, "table", None)
+    if page is None or table is None:
+        return result, None, pushes, None
+    try:
+        render = rendering.render_state(match_id, page[0], shown=page[1], table=table)
+    except Exception:  # The move's push still reaches this socket, and renders then.
+        logger.exception("could not render the mover's table")
+        render = None
+    return result, None, pushes, render
 
 
 REFUSAL_KINDS = {
@@ -255,15 +272,28 @@ class TableConsumer(GuardedSocket):
 
     async def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a service for this socket's user (checked afresh); a refusal goes back to
-        this socket only.  The pushes the service commits are sent from here."""
-        result, refused, pushes = await db_call(_collecting_call)(
-            self.session_key(), self.user.pk, function, self.match_id, *args, **kwargs
+        this socket only.  The pushes the service commits are sent from here, and a
+        move's own page is rendered with it."""
+        result, refused, pushes, render = await db_call(_collecting_call)(
+            self.session_key(),
+            self.user.pk,
+            (self.viewer, self.shown),
+            function,
+            self.match_id,
+            *args,
+            **kwargs,
         )
         for group, message in pushes:
             try:
                 await self.channel_layer.group_send(group, message)
             except Exception:  # A push is best effort: clients resync on the next version.
                 logger.exception("could not push to %s", group)
+        if render is not None:
+            # The mover's page, from the table its move committed: the push of this
+            # version then finds it already shown.
+            version, html = render
+            self.sent_version = max(self.sent_version, version)
+            await self.send(text_data=html)
         if refused is not None:
             if function is not services.apply_action:  # apply_action logs its own refusals
                 kind = REFUSAL_KINDS.get(function, function.__name__)

@@ -423,15 +423,22 @@ def render_pieces(context: dict[str, Any], shown: dict[str, Any] | None = None) 
 
 
 def render_state(
-    match_id: int, viewer: Viewer, *, full: bool = False, shown: dict[str, Any] | None = None
+    match_id: int,
+    viewer: Viewer,
+    *,
+    full: bool = False,
+    shown: dict[str, Any] | None = None,
+    table: tuple[Match, list[Seat], Any] | None = None,
 ) -> tuple[int, str]:
     """(version, html) of the viewer's table, read from the database.
 
     ``full`` sends every piece and the chat (a page that just connected, or asked to
     resync); otherwise only the pieces that differ from ``shown``, the record of what
-    this viewer's page shows, which the render keeps up to date.
+    this viewer's page shows, which the render keeps up to date.  ``table`` is the
+    table as a service just committed it (``ActionOutcome.table``), to render instead
+    of reading it back.
     """
-    match, seats, game = load_table(match_id)
+    match, seats, game = table if table is not None else load_table(match_id)
     context = table_context(match, viewer, with_chat=full, seats=seats, game=game)
     if full and shown is not None:
         shown.clear()

@@ -13,7 +13,7 @@ import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -50,6 +50,10 @@ class ActionOutcome:
     seq: int
     action: str
     is_over: bool
+    # The table as the move committed it (match, seats, engine state), so that the
+    # mover's own page can be rendered without reading the table back.  None once
+    # the deal is over: what a finished deal sets off is written after the move.
+    table: tuple[Match, list[Seat], Game] | None = field(default=None, compare=False, repr=False)
 
 
 def group_name(match_id: int) -> str:

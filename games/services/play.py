@@ -207,7 +207,14 @@ def apply_locked(
         match.live_deal = deal
         deal_finished.send(sender=Deal, deal=deal)
     notify_match_changed(match.pk, match.version)
-    return ActionOutcome(match.pk, match.version, match.move_count, str(action), game.is_over)
+    return ActionOutcome(
+        match.pk,
+        match.version,
+        match.move_count,
+        str(action),
+        game.is_over,
+        table=None if game.is_over else (match, seats, game),
+    )
 
 
 def _finish_deal(

@@ -94,3 +94,34 @@ async def test_two_players_play_a_whole_game_and_never_see_each_others_cards():
     assert checked >= 2 * (version - first_version)
     for sock in sockets:
         await sock.close()
+
+
+@in_own_loop
+async def test_the_mover_gets_one_render_of_each_move_with_its_own_hand():
+    match, users, cookies = await db(setup_table)
+    sockets = [Socket(f"/ws/games/{match.pk}/", c) for c in cookies]
+    for sock in sockets:
+        assert (await sock.open())[0]
+    version, snap, status = await db(state, match.pk)
+    for sock in sockets:
+        await sock.until_version(version)
+        await sock.drain(0.2)
+    rng = random.Random(3)
+    for _ in range(12):
+        game = Game.from_snapshot(snap)
+        action = rng.choice([a for a in game.legal_actions() if a.kind != "swap"])
+        mover = sockets[action.seat]
+        await mover.send({"type": "action", "action": str(action), "version": version})
+        frame = await mover.until_version(version + 1)
+        version, snap, status = await db(state, match.pk)
+        assert frame_version(frame) == version
+        if 'id="table-hand"' in frame:
+            hand = set(Game.from_snapshot(snap).view(action.seat)["hand"])
+            assert hand <= card_codes(frame)
+        # The move's push finds the mover's page already showing this version.
+        assert await mover.nothing_more()
+        await sockets[1 - action.seat].until_version(version)
+        if status != Match.Status.PLAYING:
+            break
+    for sock in sockets:
+        await sock.close()

@@ -136,3 +136,34 @@ def test_the_shared_felt_is_in_each_viewers_language():
         english = page.shows["table-felt"]
     assert "Козырь" in russian
     assert "Trump" in english
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_the_movers_page_rendered_from_its_committed_move_matches_a_full_render(seed):
+    match, users = table()
+    pages = [Page(rendering.Viewer(u.pk, seat)) for seat, u in enumerate(users)]
+    for page in pages:
+        page.load(match.pk)
+    rng = random.Random(seed)
+    from_outcome = 0
+    while match.status == Match.Status.PLAYING:
+        game = Game.from_snapshot(match.state)
+        action = rng.choice(game.legal_actions())
+        outcome = services.apply_action(
+            match.pk, users[action.seat], str(action), version=match.version
+        )
+        match = Match.objects.get(pk=match.pk)
+        mover = pages[action.seat]
+        if outcome.table is not None:
+            version, html = rendering.render_state(
+                match.pk, mover.viewer, shown=mover.shown, table=outcome.table
+            )
+            assert version == match.version
+            mover.receive(html)
+            from_outcome += 1
+        for page in pages:
+            if page is not mover or outcome.table is None:
+                page.push(match.pk)
+            shows = {k: v for k, v in page.shows.items() if k != "table-chat"}
+            assert shows == full_render(match.pk, page.viewer)
+    assert from_outcome > 10
