@@ -19,7 +19,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from games.conf import setting
-from games.table_sql import active_user, session_data
+from games.table_sql import user_and_session
 from moderation.notices import suspension_notice
 
 FRAME_TYPES = ("action", "chat", "sync", "resign", "rematch", "hint")
@@ -73,17 +73,17 @@ def signed_in_user(session_key: str | None, user_id: int) -> Any:
 
     The session must still exist and name this user, with the auth hash of the
     user's current password (Django's own rule for page requests), and the user
-    must be active and not suspended.  Two indexed reads: the session is one of
-    Django's database sessions (``SESSION_ENGINE`` in settings).
+    must be active and not suspended.  One statement reads both: the session is
+    one of Django's database sessions (``SESSION_ENGINE`` in settings).
     """
     ended = SignedOut(_("Your session has ended; please log in again."), CLOSE_SIGNED_OUT)
     if not session_key:
         raise ended
-    data = session_data(session_key)
-    if str(data.get(SESSION_KEY)) != str(user_id):
+    found = user_and_session(user_id, session_key)
+    if found is None:
         raise ended
-    user = active_user(user_id)
-    if user is None:
+    user, data = found
+    if str(data.get(SESSION_KEY)) != str(user_id):
         raise ended
     if not constant_time_compare(data.get(HASH_SESSION_KEY, ""), user.get_session_auth_hash()):
         raise ended

@@ -119,40 +119,30 @@ def table_rows(match_id: int, *, lock: bool = False) -> tuple[Match, list[Seat]]
 
 
 @lru_cache(maxsize=1)
-def _active_user_sql() -> str:
+def _signed_in_sql() -> str:
     user_model = get_user_model()
     return (
-        f"SELECT {_columns(user_model, 'u')} FROM {user_model._meta.db_table} u"
+        f"SELECT {_columns(user_model, 'u')}, s.session_data FROM {user_model._meta.db_table} u"
+        f" LEFT JOIN {Session._meta.db_table} s ON s.session_key = %s AND s.expire_date > %s"
         " WHERE u.id = %s AND u.is_active = %s"
     )
 
 
-def active_user(user_id: int) -> Any | None:
-    """The active user with this id, whole, or None (as ``filter(is_active=True)`` would)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_active_user_sql(), [user_id, True])
-        row = cursor.fetchone()
-    return None if row is None else _instance(get_user_model(), row)
+def user_and_session(user_id: int, session_key: str) -> tuple[Any, dict[str, Any]] | None:
+    """The active user with this id, whole, and the data of the live database session
+    ``session_key`` ({} when it ended), in one statement; None when no such user is active.
 
-
-def session_data(session_key: str) -> dict[str, Any]:
-    """The data of a live database session, or {} (as its ``SessionStore.load()`` gives).
-
-    A socket reads its session before every frame it acts on.
+    They are what ``filter(is_active=True)`` and ``SessionStore(session_key).load()``
+    read.  A socket reads both before every frame it acts on.
     """
+    now = Session._meta.get_field("expire_date").get_db_prep_value(timezone.now(), connection)
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT session_data FROM {Session._meta.db_table}"
-            " WHERE session_key = %s AND expire_date > %s",
-            [
-                session_key,
-                Session._meta.get_field("expire_date").get_db_prep_value(
-                    timezone.now(), connection
-                ),
-            ],
-        )
+        cursor.execute(_signed_in_sql(), [session_key, now, user_id, True])
         row = cursor.fetchone()
-    return {} if row is None else SessionStore().decode(row[0])
+    if row is None:
+        return None
+    user, data = _instance(get_user_model(), row[:-1]), row[-1]
+    return user, ({} if data is None else SessionStore().decode(data))
 
 
 def _written(instance: models.Model, fields: list[Any], *, add: bool) -> list[Any]:

@@ -6,13 +6,16 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.forms.models import model_to_dict
+from django.test import Client
 from django.utils import timezone
 
 from games import services
 from games.models import Match, Move, RuleVariant, Seat
-from games.table_sql import active_user, insert_move, table_rows, update_match
+from games.table_sql import insert_move, table_rows, update_match, user_and_session
 
 from .conftest import make_user
 
@@ -76,17 +79,34 @@ def test_a_missing_table_raises_as_the_orm_does():
         table_rows(10**9)
 
 
-def test_active_user_reads_as_the_orm_reads_it():
+def test_user_and_session_read_as_the_orm_and_the_session_store_read_them():
     user, gone = make_user("ua"), make_user("ub")
     user.suspended_until = timezone.now() + timedelta(hours=2)
     user.last_login = timezone.now()
     user.save()
     gone.is_active = False
     gone.save()
+    client = Client()
+    client.force_login(user)
+    live = client.cookies["sessionid"].value
+    expired = SessionStore()
+    expired["note"] = "old"
+    expired.set_expiry(-60)
+    expired.save()
+    tampered = SessionStore()
+    tampered["note"] = "x"
+    tampered.save()
+    Session.objects.filter(pk=tampered.session_key).update(session_data="not-signed-data")
     orm = get_user_model().objects.get(pk=user.pk)
-    assert _fields(active_user(user.pk)) == _fields(orm)
-    assert active_user(gone.pk) is None
-    assert active_user(10**9) is None
+    for key in (live, expired.session_key, tampered.session_key, "no-such-session"):
+        found, data = user_and_session(user.pk, key)
+        assert _fields(found) == _fields(orm)
+        assert data == SessionStore(key).load()
+    assert user_and_session(user.pk, live)[1]["_auth_user_id"] == str(user.pk)
+    assert user_and_session(user.pk, expired.session_key)[1] == {}
+    assert user_and_session(user.pk, tampered.session_key)[1] == {}
+    assert user_and_session(gone.pk, live) is None
+    assert user_and_session(10**9, live) is None
 
 
 def _started_match():
@@ -129,28 +149,3 @@ def test_update_match_writes_what_the_orms_save_writes():
     assert plain == _fields(Match.objects.get(pk=match.pk))
     assert plain["state"]["bout"] == 7
     assert plain["abort_reason"] == ""
-
-
-def test_session_data_reads_what_the_session_store_loads():
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.contrib.sessions.models import Session
-    from django.test import Client
-
-    from games.table_sql import session_data
-
-    client = Client()
-    client.force_login(make_user("sa"))
-    live = client.cookies["sessionid"].value
-    expired = SessionStore()
-    expired["note"] = "old"
-    expired.set_expiry(-60)
-    expired.save()
-    tampered = SessionStore()
-    tampered["note"] = "x"
-    tampered.save()
-    Session.objects.filter(pk=tampered.session_key).update(session_data="not-signed-data")
-    for key in (live, expired.session_key, tampered.session_key, "no-such-session"):
-        assert session_data(key) == SessionStore(key).load()
-    assert session_data(live)["_auth_user_id"]
-    assert session_data(expired.session_key) == {}
-    assert session_data(tampered.session_key) == {}
