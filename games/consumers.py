@@ -4,7 +4,8 @@ They only translate frames into service calls and renders.  The group message sa
 "match N changed (state, chat or presence), version V"; each socket then reads the
 table from the database and renders it for its own viewer, so no hand ever travels
 through the channel layer.  Each socket remembers what its page shows and sends
-only the pieces of the table that changed.
+only the pieces of the table that changed.  A socket that sends a move renders its
+own page from the table the move committed, in the same thread hop as the move.
 """
 
 from __future__ import annotations
