@@ -39,9 +39,9 @@ class Budget:
 
 # Playouts of the hard search at a deal's first move (later moves spend as many playout
 # actions, in more and shorter playouts; see search.evaluate), and a wall-time cap so
-# that a loaded machine still answers in time. About 0.09 s of one core a move, 0.26 s
+# that a loaded machine still answers in time. About 0.16 s of one core a move, 0.40 s
 # at the 99th percentile (docs/performance.md).
-HARD_PLAYOUTS = 300
+HARD_PLAYOUTS = 600
 DEFAULT_BUDGET = Budget(seconds=0.5, iterations=HARD_PLAYOUTS)
 
 
