@@ -103,6 +103,7 @@ def table_rows(match_id: int, *, lock: bool = False) -> tuple[Match, list[Seat]]
     match_end = len(Match._meta.concrete_fields)
     variant_end = match_end + len(RuleVariant._meta.concrete_fields)
     seat_end = variant_end + len(Seat._meta.concrete_fields)
+    user_model = get_user_model()
     first = rows[0]
     match = _instance(Match, first[:match_end])
     match.variant = _instance(RuleVariant, first[match_end:variant_end])
@@ -113,7 +114,7 @@ def table_rows(match_id: int, *, lock: bool = False) -> tuple[Match, list[Seat]]
         seat = _instance(Seat, row[variant_end:seat_end])
         seat.match = match
         if seat.user_id is not None:
-            seat.user = _instance(get_user_model(), row[seat_end:])
+            seat.user = _instance(user_model, row[seat_end:])
         seats.append(seat)
     return match, seats
 
