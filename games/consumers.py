@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -126,6 +127,12 @@ def _hint(session_key: str | None, user_id: int, match_id: int) -> str:
         connections.close_all()
 
 
+def _heartbeat_checks(quota: SocketQuota | None, session_key: str | None, user_id: int) -> None:
+    if quota is not None:
+        quota.renew()
+    signed_in_user(session_key, user_id)
+
+
 class SocketConsumer(AsyncWebsocketConsumer):
     """A WebSocket consumer whose every database call goes through ``db_call``.
 
@@ -179,18 +186,21 @@ class GuardedSocket(ViewerLanguageMixin, SocketConsumer):
         self.heartbeat = asyncio.ensure_future(self.beat(user_id))
 
     async def beat(self, user_id: int) -> None:
+        period = setting("GAMES_SOCKET_HEARTBEAT")
+        # Sockets that open together (after a restart every page reconnects at once)
+        # would beat together, each beat a database call: the first beat comes at a
+        # random point of the first period, so the beats spread out.
+        await asyncio.sleep(random.uniform(0, period))
         while True:
-            await asyncio.sleep(setting("GAMES_SOCKET_HEARTBEAT"))
             try:
                 await self.rejoin()
-                if self.quota is not None:
-                    await db_call(self.quota.renew)()
-                await db_call(signed_in_user)(self.session_key(), user_id)
+                await db_call(_heartbeat_checks)(self.quota, self.session_key(), user_id)
             except SignedOut as out:
                 await self.sign_out(out)
                 return
             except Exception:  # The next beat tries again.
                 logger.exception("socket heartbeat failed")
+            await asyncio.sleep(period)
 
     async def sign_out(self, out: SignedOut) -> None:
         """Tell the person why, then close: the page shows the message."""

@@ -1,0 +1,49 @@
+"""A socket that sends nothing still learns, at its next heartbeat, that its user may
+no longer play; the other sockets of the table stay open."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from .conftest import Socket, db, in_own_loop
+from .test_play import setup_table, state
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def quick_heartbeat(settings):
+    settings.GAMES_SOCKET_HEARTBEAT = 0.3
+    settings.GAMES_TICKER = False
+
+
+def suspend(user) -> None:
+    get_user_model().objects.filter(pk=user.pk).update(
+        suspended_until=timezone.now() + datetime.timedelta(days=1), suspension_reason="abuse"
+    )
+
+
+@in_own_loop
+async def test_an_idle_socket_of_a_suspended_user_is_closed_at_its_next_heartbeat():
+    match, users, cookies = await db(setup_table)
+    sockets = [Socket(f"/ws/games/{match.pk}/", c) for c in cookies]
+    version, _snap, _status = await db(state, match.pk)
+    for sock in sockets:
+        assert (await sock.open())[0]
+        await sock.until_version(version)
+    await db(suspend, users[0])
+    said = []
+    while True:  # within a few heartbeats, without a frame from this socket
+        output = await sockets[0].comm.receive_output(timeout=2)
+        if output["type"] == "websocket.close":
+            break
+        said.append(output["text"])
+    assert output["code"] == 4403
+    assert any("suspended" in text for text in said)
+    await sockets[1].send({"type": "sync"})
+    assert await sockets[1].until_version(version)
+    await sockets[1].close()
