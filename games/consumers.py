@@ -5,7 +5,9 @@ They only translate frames into service calls and renders.  The group message sa
 table from the database and renders it for its own viewer, so no hand ever travels
 through the channel layer.  Each socket remembers what its page shows and sends
 only the pieces of the table that changed.  A socket that sends a move renders its
-own page from the table the move committed, in the same thread hop as the move.
+own page from the table the move committed, in the same thread hop as the move, and
+the pages of the table's other seats whose sockets this process holds
+(``table_pages``): their push then sends that page without reading the table.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from django.utils.translation import gettext as _
 from accounts.language import ViewerLanguageMixin
 from analysis.services import Refused as HintRefused
 from analysis.services import hint_for, render_hint
-from games import presence, rendering, services
+from games import presence, rendering, services, table_pages
 from games.action_log import log_refused_action
 from games.conf import setting
 from games.models import Match
@@ -85,7 +87,8 @@ def _collecting_call(
     The user is read afresh (``signed_in_user``) in the same thread hop as the
     service, so the check costs no extra round trip.  When the service returns the
     table it committed, the caller's own page (``page``: its viewer and the record
-    of what it shows) is rendered from it in this hop too, as (version, html).
+    of what it shows) is rendered from it in this hop too, as (version, html), and
+    so are the other seats' pages that sockets of this process show (``table_pages``).
     """
     user = signed_in_user(session_key, user_id)
     pushes: list[Any] = []
@@ -108,6 +111,10 @@ def _collecting_call(
     except Exception:  # The move's push still reaches this socket, and renders then.
         logger.exception("could not render the mover's table")
         render = None
+    try:
+        table_pages.render_watched(table, mover=page[0].seat)
+    except Exception:  # Their pushes read the table instead.
+        logger.exception("could not render the other seats' tables")
     return result, None, pushes, render
 
 
@@ -270,6 +277,7 @@ class TableConsumer(GuardedSocket):
         if self.viewer is None:
             return
         if self.viewer.seat is not None:
+            table_pages.forget(self.match_id, self.viewer.seat)
             await db_call(services.seat_disconnected)(self.match_id, self.user, self.channel_name)
         self.viewer = None
 
@@ -385,6 +393,8 @@ class TableConsumer(GuardedSocket):
             self.match_id, self.viewer, full=full, shown=self.shown
         )
         self.sent_version = max(self.sent_version, version)
+        if self.viewer.seat is not None:  # a move sent through this process renders it ahead
+            table_pages.watch(self.match_id, self.viewer.seat, self.language)
         await self.send(text_data=html)
 
     async def show_new_language(self) -> None:
@@ -404,6 +414,12 @@ class TableConsumer(GuardedSocket):
         version = event.get("version")
         if what == "state" and version is not None and version <= self.sent_version:
             return  # An earlier render already showed this version or a later one.
+        if what == "state" and version is not None and self.viewer.seat is not None:
+            page = table_pages.page_for(self.match_id, self.viewer.seat, version, self.language)
+            if page is not None:  # rendered in the mover's hop, from the committed table
+                self.sent_version = version
+                await self.send(text_data=page.html_for(self.shown))
+                return
         await self.send_state(full=version is None)
 
 

@@ -400,6 +400,24 @@ def _felt_html(context: dict[str, Any], felt_inputs: tuple[Any, ...]) -> str:
     return html
 
 
+def pieces_to_send(inputs: dict[str, Any], shown: dict[str, Any] | None) -> list[str]:
+    """The pieces, in page order, that a page showing ``shown`` needs for ``inputs``."""
+    if shown is None:
+        return list(PIECES)
+    return [
+        piece
+        for piece in PIECES
+        if piece in ALWAYS_SENT or piece not in shown or shown[piece] != inputs[piece]
+    ]
+
+
+def piece_html(piece: str, context: dict[str, Any], inputs: dict[str, Any]) -> str:
+    """One piece's partial; ``inputs`` are the context's ``piece_inputs``."""
+    if piece == "felt":
+        return _felt_html(context, inputs["felt"])
+    return _template(PARTIALS + piece).render(context)
+
+
 def render_pieces(context: dict[str, Any], shown: dict[str, Any] | None = None) -> str:
     """The table's pieces for a viewer's context, as out-of-band swaps.
 
@@ -408,15 +426,7 @@ def render_pieces(context: dict[str, Any], shown: dict[str, Any] | None = None) 
     ``shown`` is brought up to date.  Without it every piece is rendered.
     """
     inputs = piece_inputs(context)
-    html = []
-    for piece in PIECES:
-        on_page = shown is not None and piece in shown and shown[piece] == inputs[piece]
-        if on_page and piece not in ALWAYS_SENT:
-            continue
-        if piece == "felt":
-            html.append(_felt_html(context, inputs["felt"]))
-        else:
-            html.append(_template(PARTIALS + piece).render(context))
+    html = [piece_html(piece, context, inputs) for piece in pieces_to_send(inputs, shown)]
     if shown is not None:  # only once all rendered: a failed render leaves it as it was
         shown.update(inputs)
     return "".join(html)

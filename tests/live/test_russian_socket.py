@@ -141,3 +141,39 @@ async def test_a_language_switch_on_another_device_reaches_open_sockets():
     frame = await sock.until(lambda f: 'id="table-status"' in f)
     assert "Your turn" in frame or "is defending" in frame or "leads" in frame
     await sock.close()
+
+
+def setup_mixed_table():
+    # Both names in Cyrillic, so any Latin word in a Russian frame is the page's.
+    users = [make_user("Иван", language="en"), make_user("Мария", language="ru")]
+    match = services.create_match(users[0], RuleVariant.objects.get(slug="classic"), 2)
+    services.join_match(match, users[1])
+    match.refresh_from_db()
+    return match, [session_cookie(u) for u in users]
+
+
+@in_own_loop
+async def test_at_a_mixed_table_each_player_reads_their_own_language_after_every_move():
+    match, cookies = await db(setup_mixed_table)
+    sockets = [Socket(f"/ws/games/{match.pk}/", c) for c in cookies]
+    for sock in sockets:
+        assert (await sock.open())[0]
+    version, snap, status = await db(snapshot, match.pk)
+    for sock in sockets:
+        await sock.until_version(version)
+    rng = random.Random(11)
+    for _ in range(40):
+        if status != Match.Status.PLAYING:
+            break
+        action = rng.choice(
+            [a for a in Game.from_snapshot(snap).legal_actions() if a.kind != "swap"]
+        )
+        await sockets[action.seat].send(
+            {"type": "action", "action": str(action), "version": version}
+        )
+        frames = [await sock.until_version(version + 1) for sock in sockets]
+        assert not english_in(frames[1]), english_in(frames[1])
+        version, snap, status = await db(snapshot, match.pk)
+    assert sum(bool(english_in(frame)) for frame in sockets[0].frames) > 20
+    for sock in sockets:
+        await sock.close()
