@@ -106,6 +106,10 @@ def table_context(
         seats = services.load_seats(match.pk)
         game = services.load_game(match)
     me = viewer.seat
+    if me is not None and not any(s.number == me and s.user_id == viewer.user_id for s in seats):
+        # The seat changed hands since the viewer's socket opened: it shows only what
+        # a spectator sees, never the new occupant's hand.
+        me = None
     view = game.view(me) if game is not None else None
     playing = match.status == Match.Status.PLAYING
     legal = [Action.parse(t) for t in view.get("legal", [])] if view and playing else []
