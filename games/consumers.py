@@ -394,7 +394,7 @@ class TableConsumer(GuardedSocket):
         )
         self.sent_version = max(self.sent_version, version)
         if self.viewer.seat is not None:  # a move sent through this process renders it ahead
-            table_pages.watch(self.match_id, self.viewer.seat, self.language)
+            table_pages.watch(self.match_id, self.viewer.seat, self.user.pk, self.language)
         await self.send(text_data=html)
 
     async def show_new_language(self) -> None:
@@ -415,7 +415,9 @@ class TableConsumer(GuardedSocket):
         if what == "state" and version is not None and version <= self.sent_version:
             return  # An earlier render already showed this version or a later one.
         if what == "state" and version is not None and self.viewer.seat is not None:
-            page = table_pages.page_for(self.match_id, self.viewer.seat, version, self.language)
+            page = table_pages.page_for(
+                self.match_id, self.viewer.seat, self.user.pk, version, self.language
+            )
             if page is not None:  # rendered in the mover's hop, from the committed table
                 self.sent_version = version
                 await self.send(text_data=page.html_for(self.shown))

@@ -52,6 +52,7 @@ def render_page(context: dict[str, Any]) -> RenderedPage:
 
 @dataclass
 class _Watched:
+    user_id: int
     language: str
     page: RenderedPage | None = field(default=None)
 
@@ -61,12 +62,12 @@ _lock = threading.Lock()
 _watched: dict[tuple[int, int], _Watched] = {}
 
 
-def watch(match_id: int, seat: int, language: str) -> None:
-    """A socket of this seat is open in this process and renders in ``language``."""
+def watch(match_id: int, seat: int, user_id: int, language: str) -> None:
+    """A socket of this seat's user is open in this process and renders in ``language``."""
     with _lock:
         entry = _watched.get((match_id, seat))
-        if entry is None or entry.language != language:
-            _watched[(match_id, seat)] = _Watched(language)
+        if entry is None or (entry.user_id, entry.language) != (user_id, language):
+            _watched[(match_id, seat)] = _Watched(user_id, language)
 
 
 def forget(match_id: int, seat: int) -> None:
@@ -81,10 +82,13 @@ def render_watched(table: tuple[Match, list[Seat], Any], *, mover: int | None) -
     socket here watches."""
     match, seats, game = table
     with _lock:
+        watched = [(seat, _watched.get((match.pk, seat.number))) for seat in seats]
+        # Only for the seat's own user: a socket opened before the seat changed hands
+        # must not be handed the new occupant's page.
         targets = [
-            (seat, _watched[(match.pk, seat.number)].language)
-            for seat in seats
-            if seat.number != mover and (match.pk, seat.number) in _watched
+            (seat, entry.language)
+            for seat, entry in watched
+            if seat.number != mover and entry is not None and entry.user_id == seat.user_id
         ]
     for seat, language in targets:
         viewer = rendering.Viewer(seat.user_id, seat.number)
@@ -97,15 +101,18 @@ def render_watched(table: tuple[Match, list[Seat], Any], *, mover: int | None) -
             entry = _watched.get((match.pk, seat.number))
             # Two moves of one table can finish their hops out of order.
             newer = entry is not None and (entry.page is None or entry.page.version < page.version)
-            if newer and entry.language == language:
+            if newer and (entry.user_id, entry.language) == (seat.user_id, language):
                 entry.page = page
 
 
-def page_for(match_id: int, seat: int, version: int, language: str) -> RenderedPage | None:
-    """The seat's page of exactly ``version`` in ``language``, if one was rendered here."""
+def page_for(
+    match_id: int, seat: int, user_id: int, version: int, language: str
+) -> RenderedPage | None:
+    """The seat's page of exactly ``version`` for ``user_id`` in ``language``, if one
+    was rendered here."""
     with _lock:
         entry = _watched.get((match_id, seat))
-    if entry is None or entry.language != language:
+    if entry is None or (entry.user_id, entry.language) != (user_id, language):
         return None
     page = entry.page
     return page if page is not None and page.version == version else None

@@ -41,7 +41,7 @@ def test_pages_rendered_in_the_movers_hop_match_a_full_render(seed, language):
     with translation.override(language):
         for seat, page in enumerate(pages):
             page.load(match.pk)
-            table_pages.watch(match.pk, seat, language)
+            table_pages.watch(match.pk, seat, users[seat].pk, language)
     rng = random.Random(seed)
     ahead = 0
     while match.status == Match.Status.PLAYING:
@@ -51,7 +51,9 @@ def test_pages_rendered_in_the_movers_hop_match_a_full_render(seed, language):
             with translation.override("ru" if language == "en" else "en"):
                 table_pages.render_watched(outcome.table, mover=mover)
         other = pages[1 - mover]
-        page = table_pages.page_for(match.pk, 1 - mover, match.version, language)
+        page = table_pages.page_for(
+            match.pk, 1 - mover, users[1 - mover].pk, match.version, language
+        )
         assert (page is not None) == (outcome.table is not None)
         with translation.override(language):
             if page is not None:
@@ -61,7 +63,9 @@ def test_pages_rendered_in_the_movers_hop_match_a_full_render(seed, language):
                 other.push(match.pk)
             shows = {k: v for k, v in other.shows.items() if k != "table-chat"}
             assert shows == full_render(match.pk, other.viewer)
-        assert table_pages.page_for(match.pk, mover, match.version, language) is None
+        assert (
+            table_pages.page_for(match.pk, mover, users[mover].pk, match.version, language) is None
+        )
         pages[mover].shown.clear()  # the mover's page is another test's
         pages[mover].shows.clear()
     assert ahead > 10
@@ -69,29 +73,31 @@ def test_pages_rendered_in_the_movers_hop_match_a_full_render(seed, language):
 
 def test_a_page_is_used_only_in_its_language_for_its_version_and_while_watched():
     match, users = table()
-    table_pages.watch(match.pk, 1, "ru")
+    table_pages.watch(match.pk, 1, users[1].pk, "ru")
     rng = random.Random(4)
     while True:
         mover, outcome, match = move(match, users, rng)
         if mover == 0 and outcome.table is not None:
             break
     table_pages.render_watched(outcome.table, mover=0)
-    page = table_pages.page_for(match.pk, 1, match.version, "ru")
+    page = table_pages.page_for(match.pk, 1, users[1].pk, match.version, "ru")
     assert page is not None and "Козырь" in "".join(page.pieces.values())
-    assert table_pages.page_for(match.pk, 1, match.version, "en") is None
-    assert table_pages.page_for(match.pk, 1, match.version - 1, "ru") is None
-    assert table_pages.page_for(match.pk, 0, match.version, "ru") is None  # the mover's
-    table_pages.watch(match.pk, 1, "en")  # that seat's socket switched language
-    assert table_pages.page_for(match.pk, 1, match.version, "ru") is None
+    assert table_pages.page_for(match.pk, 1, users[1].pk, match.version, "en") is None
+    assert table_pages.page_for(match.pk, 1, users[1].pk, match.version - 1, "ru") is None
+    assert (
+        table_pages.page_for(match.pk, 0, users[0].pk, match.version, "ru") is None
+    )  # the mover's
+    table_pages.watch(match.pk, 1, users[1].pk, "en")  # that seat's socket switched language
+    assert table_pages.page_for(match.pk, 1, users[1].pk, match.version, "ru") is None
     table_pages.forget(match.pk, 1)
     table_pages.render_watched(outcome.table, mover=0)
-    assert table_pages.page_for(match.pk, 1, match.version, "en") is None
+    assert table_pages.page_for(match.pk, 1, users[1].pk, match.version, "en") is None
 
 
 def test_an_older_page_never_replaces_a_newer_one():
     match, users = table()
-    table_pages.watch(match.pk, 0, "en")
-    table_pages.watch(match.pk, 1, "en")
+    table_pages.watch(match.pk, 0, users[0].pk, "en")
+    table_pages.watch(match.pk, 1, users[1].pk, "en")
     rng = random.Random(8)
     tables = []
     while len(tables) < 2:
@@ -103,22 +109,35 @@ def test_an_older_page_never_replaces_a_newer_one():
     table_pages.render_watched(first, mover=first_mover)  # its hop finished last
     for seat in (0, 1):
         if seat != second_mover:
-            assert table_pages.page_for(match.pk, seat, newest, "en") is not None
+            assert table_pages.page_for(match.pk, seat, users[seat].pk, newest, "en") is not None
 
 
 def test_a_page_holds_only_its_own_seats_cards():
     match, users = table()
-    table_pages.watch(match.pk, 0, "en")
-    table_pages.watch(match.pk, 1, "en")
+    table_pages.watch(match.pk, 0, users[0].pk, "en")
+    table_pages.watch(match.pk, 1, users[1].pk, "en")
     rng = random.Random(9)
     while match.status == Match.Status.PLAYING:
         mover, outcome, match = move(match, users, rng)
         if outcome.table is None:
             continue
         table_pages.render_watched(outcome.table, mover=mover)
-        page = table_pages.page_for(match.pk, 1 - mover, match.version, "en")
+        page = table_pages.page_for(match.pk, 1 - mover, users[1 - mover].pk, match.version, "en")
         game = Game.from_snapshot(match.state)
         shown = card_codes(page.html_for({}))
         assert set(game.view(1 - mover)["hand"] or []) <= shown
         assert not set(game.view(mover)["hand"] or []) & shown
     assert outcome.table is None  # the game went to its end
+
+
+def test_a_socket_of_another_user_on_the_seat_gets_no_page():
+    match, users = table()
+    table_pages.watch(match.pk, 1, users[0].pk, "en")  # not seat 1's user
+    rng = random.Random(12)
+    while True:
+        mover, outcome, match = move(match, users, rng)
+        if mover == 0 and outcome.table is not None:
+            break
+    table_pages.render_watched(outcome.table, mover=0)
+    for user in users:
+        assert table_pages.page_for(match.pk, 1, user.pk, match.version, "en") is None
