@@ -358,3 +358,34 @@ def test_a_game_on_a_phone(lang, browser, live_server_url):
     me.play()
     assert page.evaluate(PAGE_WIDTH) <= PHONE["width"]
     me.finish()
+
+
+def test_two_people_in_two_languages_play_a_whole_game(browser, live_server_url):
+    """A Russian player on a phone against an English one on a desktop: every push
+    reaches each page in its own language, whichever of them moved."""
+    russian = Player(browser, live_server_url, "Лев", "ru", viewport=PHONE)
+    english = Player(browser, live_server_url, "Ника", "en")
+    page = russian.page
+    page.goto(live_server_url + "/")
+    page.select_option("#id_variant", str(RuleVariant.objects.get(slug="short-deck-24").pk))
+    page.select_option("#id_seat_1", "")  # wait for a player
+    page.locator("form.create-table [type=submit]").click()
+    page.wait_for_url(re.compile(r".*/games/\d+/$"))
+    page.wait_for_selector('#connection-state[data-state="open"]')
+    english.page.goto(page.url)
+    english.page.wait_for_selector('#connection-state[data-state="open"]')
+    english.page.get_by_role("button", name="Take a seat").click()
+    for player in (russian, english):
+        player.page.wait_for_selector("#table-hand .hand-card")
+    for _ in range(400):
+        if all(p.page.locator("#table-result:not(.is-hidden)").count() for p in (russian, english)):
+            break
+        if not (russian.step() or english.step()):
+            russian.page.wait_for_timeout(60)
+        for player in (russian, english):
+            player.check_page()
+    else:
+        raise AssertionError("the game did not end")
+    assert russian.moves and english.moves
+    for player in (russian, english):
+        player.finish()
