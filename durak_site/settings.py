@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 import dj_database_url
+import redis
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -150,18 +151,19 @@ AUTH_USER_MODEL = "accounts.User"
 
 # --- Channels and cache ---------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# A connection the pool kept from before a Redis restart fails its next command:
+# reconnect and send it once more, so the first push after a restart is not lost.
+# (A push sent twice is harmless: each socket skips a version it already shows.)
+REDIS_HOST_OPTIONS = {"retry_on_error": [redis.exceptions.ConnectionError]}
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # Redis pub/sub: a group is one subscription per process, so a socket
+            # joining (or rejoining on its heartbeat) a group its process already
+            # hears costs no round trip, and a push is one PUBLISH.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                # redis-py's default 5 s socket timeout equals channels-redis'
-                # blocking read of 5 s, so an idle consumer could time out on its
-                # own read and drop its socket.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
-                # A process's sockets share one queue: room for a push to each of them.
-                "capacity": 1500,
-                "expiry": 30,
+                "hosts": [{**REDIS_HOST_OPTIONS, "address": REDIS_URL}],
                 "prefix": os.environ.get("CHANNELS_PREFIX", "durak"),
             },
         }
@@ -171,6 +173,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "durak"),
+            "OPTIONS": REDIS_HOST_OPTIONS,
         }
     }
 else:

@@ -89,6 +89,6 @@ def test_urls_switch_to_postgres_and_redis():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.postgresql",
-        "channels_redis.core.RedisChannelLayer",
+        "channels_redis.pubsub.RedisPubSubChannelLayer",
         "django.core.cache.backends.redis.RedisCache",
     ]

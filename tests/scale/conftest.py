@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
-import json
 import os
 import uuid
 from collections.abc import Iterator
@@ -97,7 +97,7 @@ def channels_prefix(settings) -> Iterator[str]:
 
     prefix = f"durak-test-{uuid.uuid4().hex[:10]}"
     if os.environ.get("REDIS_URL"):
-        layers = json.loads(json.dumps(settings.CHANNEL_LAYERS))
+        layers = copy.deepcopy(settings.CHANNEL_LAYERS)
         layers["default"]["CONFIG"]["prefix"] = prefix
         address = isolated_redis_url(os.environ["REDIS_URL"])
         layers["default"]["CONFIG"]["hosts"] = [

@@ -1,10 +1,12 @@
-"""When the channel layer loses its state (Redis restarted or flushed, groups expired),
-open sockets rejoin their groups: on the heartbeat, and at once on a ``sync``.
+"""When the channel layer loses its state (Redis flushed, groups expired), a move
+still reaches the open sockets: they rejoin their groups on the heartbeat, and at
+once on a ``sync``.
 
-Both layers forget a group membership after ``group_expiry``; the tests set it to a
-second.  On Redis the first test also flushes the layer, as a FLUSHDB or a restart
-would.  (Flushing the in-memory layer would also drop each socket's own inbox, which
-no real layer does, so there expiry alone stands for the loss.)"""
+The in-memory layer forgets a group membership after ``group_expiry``; the tests set
+it to a second.  On Redis the first test flushes the layer from outside, as a
+FLUSHDB would; there a membership is the process's subscription, which a flush does
+not touch.  (Flushing the in-memory layer would also drop each socket's own inbox,
+which no real layer does, so there expiry alone stands for the loss.)"""
 
 from __future__ import annotations
 
