@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime
+from collections.abc import Callable
+from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.cache import cache
@@ -14,6 +19,26 @@ from games.models import Deal, Match, Move, RuleVariant, Seat
 
 User = get_user_model()
 PASSWORD = "kozyrnaya-shestyorka-42"
+
+
+def pushed_to(group: str, action: Callable[[], Any]) -> dict:
+    """The first message the channel layer delivers to ``group`` while ``action`` runs.
+
+    The listener and the action share one event loop, as a server's sockets do: a
+    pub/sub layer delivers only to subscribers listening when the message is sent.
+    """
+    layer = get_channel_layer()
+
+    async def listen() -> dict:
+        channel = await layer.new_channel()
+        await layer.group_add(group, channel)
+        try:
+            await sync_to_async(action)()
+            return await asyncio.wait_for(layer.receive(channel), 10)
+        finally:
+            await layer.group_discard(group, channel)
+
+    return async_to_sync(listen)()
 
 
 @pytest.fixture(autouse=True)

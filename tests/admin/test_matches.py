@@ -1,13 +1,11 @@
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.urls import reverse
 
 from games.models import Match, Move
 from games.services import group_name
 from moderation.models import AuditLogEntry
 
-from .conftest import make_deal, make_match
+from .conftest import make_deal, make_match, pushed_to
 
 LIST_URL = reverse("admin:games_match_changelist")
 
@@ -104,12 +102,12 @@ def test_abort_from_the_admin_is_pushed_to_the_match_group(
 ):
     match = make_match(classic, players[:2])
     make_deal(match, status="playing")
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(group_name(match.pk), channel)
-    with django_capture_on_commit_callbacks(execute=True):
-        abort_through_admin(admin_client, match, "Server maintenance")
-    message = async_to_sync(layer.receive)(channel)
+
+    def abort() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            abort_through_admin(admin_client, match, "Server maintenance")
+
+    message = pushed_to(group_name(match.pk), abort)
     assert message["type"] == "match.changed"
     assert message["match_id"] == match.pk
     assert message["version"] == Match.objects.get(pk=match.pk).version

@@ -1,6 +1,4 @@
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.core.exceptions import PermissionDenied
 from django.template import Context, Template
 from django.urls import reverse
@@ -9,7 +7,7 @@ from games.models import ChatMessage
 from games.services import group_name
 from moderation.models import AuditLogEntry, Report
 
-from .conftest import User, make_match
+from .conftest import User, make_match, pushed_to
 
 REPORT_URL = reverse("moderation:report")
 REPORTS_URL = reverse("admin:moderation_report_changelist")
@@ -163,18 +161,18 @@ def test_chat_is_searchable_filterable_and_hidden_in_bulk_live(
     assert listed({"q": "ivan"}) == {kind.pk}
     assert listed({"match": table.pk}) == {rude.pk, kind.pk}
 
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(group_name(table.pk), channel)
-    with django_capture_on_commit_callbacks(execute=True):
-        moderator_client.post(
-            CHAT_URL, {"action": "hide", "_selected_action": [rude.pk, elsewhere.pk], "index": 0}
-        )
+    def hide() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            moderator_client.post(
+                CHAT_URL,
+                {"action": "hide", "_selected_action": [rude.pk, elsewhere.pk], "index": 0},
+            )
+
+    pushed = pushed_to(group_name(table.pk), hide)
     rude.refresh_from_db()
     assert rude.is_hidden and rude.hidden_by == moderator
     assert not ChatMessage.objects.get(pk=kind.pk).is_hidden
     assert listed({"is_hidden__exact": "1"}) == {rude.pk, elsewhere.pk}
-    pushed = async_to_sync(layer.receive)(channel)
     assert (pushed["type"], pushed["what"]) == ("match.changed", "chat")
     hidden_log = AuditLogEntry.objects.filter(action="hide_chat")
     assert {e.target_id for e in hidden_log} == {str(rude.pk), str(elsewhere.pk)}
