@@ -412,12 +412,14 @@ class TableConsumer(GuardedSocket):
             await self.send(text_data=html)
             return
         version = event.get("version")
-        if what == "state" and version is not None and version <= self.sent_version:
-            return  # An earlier render already showed this version or a later one.
-        if what == "state" and version is not None and self.viewer.seat is not None:
-            page = table_pages.page_for(
-                self.match_id, self.viewer.seat, self.user.pk, version, self.language
-            )
+        if what == "state" and version is not None:
+            if version <= self.sent_version:
+                return  # An earlier render already showed this version or a later one.
+            page = None
+            if self.viewer.seat is not None:
+                page = table_pages.page_for(
+                    self.match_id, self.viewer.seat, self.user.pk, version, self.language
+                )
             if page is not None:  # rendered in the mover's hop, from the committed table
                 self.sent_version = version
                 await self.send(text_data=page.html_for(self.shown))

@@ -7,9 +7,10 @@ seat whose socket this process holds, so that seat's push needs neither a databa
 read nor a thread hop of its own: reading the table back and hopping to the
 database thread cost a push more than its render.
 
-What is kept is small and is only HTML: per seat with a socket here, the language
-that socket renders in and the newest page rendered for it.  A push uses a page
-only if it is of exactly the pushed version and in the socket's language.  Any
+What is kept is small and is only HTML: per seat with a socket here, that socket's
+user and language and the newest page rendered for it.  A page is rendered only
+while that user holds the seat, and a push uses it only if it is of exactly the
+pushed version, for the socket's user and in its language.  Any
 other push (a move sent through another process, a bot's move, a presence or chat
 change, a page already replaced by a later move) reads the table from the database
 as before.
@@ -18,7 +19,7 @@ as before.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils import translation
@@ -54,7 +55,7 @@ def render_page(context: dict[str, Any]) -> RenderedPage:
 class _Watched:
     user_id: int
     language: str
-    page: RenderedPage | None = field(default=None)
+    page: RenderedPage | None = None
 
 
 # Written by database threads (a move's hop), read by the event loop (a push).
