@@ -69,18 +69,24 @@ def snapshot(match_id: int) -> tuple[int, dict, str]:
     return match.version, match.state, match.status
 
 
+async def open_table(match_id: int, cookies: list[str]) -> tuple[list[Socket], tuple]:
+    """Each player's socket, open and showing the table, and the table's snapshot."""
+    sockets = [Socket(f"/ws/games/{match_id}/", c) for c in cookies]
+    for sock in sockets:
+        assert (await sock.open())[0]
+    found = await db(snapshot, match_id)
+    for sock in sockets:
+        await sock.until_version(found[0])
+    return sockets, found
+
+
 @in_own_loop
 async def test_russian_players_read_no_english_in_any_frame():
     match, cookies = await db(setup_russian_table)
     lobby = Socket("/ws/lobby/", cookies[0])
     assert (await lobby.open())[0]
     await lobby.receive()
-    sockets = [Socket(f"/ws/games/{match.pk}/", c) for c in cookies]
-    for sock in sockets:
-        assert (await sock.open())[0]
-    version, snap, status = await db(snapshot, match.pk)
-    for sock in sockets:
-        await sock.until_version(version)
+    sockets, (version, snap, status) = await open_table(match.pk, cookies)
     # Refusals, chat and a hint come back in Russian too.
     await sockets[0].send({"type": "action", "action": "0 attack 2C", "version": version})
     await sockets[0].send({"type": "nonsense"})
@@ -155,12 +161,7 @@ def setup_mixed_table():
 @in_own_loop
 async def test_at_a_mixed_table_each_player_reads_their_own_language_after_every_move():
     match, cookies = await db(setup_mixed_table)
-    sockets = [Socket(f"/ws/games/{match.pk}/", c) for c in cookies]
-    for sock in sockets:
-        assert (await sock.open())[0]
-    version, snap, status = await db(snapshot, match.pk)
-    for sock in sockets:
-        await sock.until_version(version)
+    sockets, (version, snap, status) = await open_table(match.pk, cookies)
     rng = random.Random(11)
     for _ in range(40):
         if status != Match.Status.PLAYING:

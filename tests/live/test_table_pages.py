@@ -34,6 +34,14 @@ def move(match: Match, users, rng: random.Random):
     return action.seat, outcome, Match.objects.get(pk=match.pk)
 
 
+def first_move_of_seat_0(match: Match, users, rng: random.Random):
+    """Play random moves until seat 0 makes one that commits a table: (match, outcome)."""
+    while True:
+        mover, outcome, match = move(match, users, rng)
+        if mover == 0 and outcome.table is not None:
+            return match, outcome
+
+
 @pytest.mark.parametrize(("seed", "language"), [(1, "en"), (2, "ru"), (3, "ru")])
 def test_pages_rendered_in_the_movers_hop_match_a_full_render(seed, language):
     match, users = table()
@@ -74,11 +82,7 @@ def test_pages_rendered_in_the_movers_hop_match_a_full_render(seed, language):
 def test_a_page_is_used_only_in_its_language_for_its_version_and_while_watched():
     match, users = table()
     table_pages.watch(match.pk, 1, users[1].pk, "ru")
-    rng = random.Random(4)
-    while True:
-        mover, outcome, match = move(match, users, rng)
-        if mover == 0 and outcome.table is not None:
-            break
+    match, outcome = first_move_of_seat_0(match, users, random.Random(4))
     table_pages.render_watched(outcome.table, mover=0)
     page = table_pages.page_for(match.pk, 1, users[1].pk, match.version, "ru")
     assert page is not None and "Козырь" in "".join(page.pieces.values())
@@ -133,11 +137,7 @@ def test_a_page_holds_only_its_own_seats_cards():
 def test_a_socket_of_another_user_on_the_seat_gets_no_page():
     match, users = table()
     table_pages.watch(match.pk, 1, users[0].pk, "en")  # not seat 1's user
-    rng = random.Random(12)
-    while True:
-        mover, outcome, match = move(match, users, rng)
-        if mover == 0 and outcome.table is not None:
-            break
+    match, outcome = first_move_of_seat_0(match, users, random.Random(12))
     table_pages.render_watched(outcome.table, mover=0)
     for user in users:
         assert table_pages.page_for(match.pk, 1, user.pk, match.version, "en") is None
