@@ -278,7 +278,7 @@ class TableConsumer(GuardedSocket):
             return
         if self.viewer.seat is not None:
             table_pages.forget(self.match_id, self.viewer.seat)
-            await db_call(services.seat_disconnected)(self.match_id, self.user, self.channel_name)
+            await db_call(services.seat_disconnected)(self.match_id, self.channel_name)
         self.viewer = None
 
     # ------------------------------------------------------------ incoming

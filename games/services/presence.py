@@ -60,18 +60,23 @@ def seat_connected(match_id: int, user: Any, channel_name: str) -> int | None:
         return seat.number
 
 
-def seat_disconnected(match_id: int, user: Any, channel_name: str) -> None:
-    """A socket of ``user`` closed (only if it is still recorded)."""
+def seat_disconnected(match_id: int, channel_name: str) -> None:
+    """A table socket closed: its row goes, whatever seat its user holds now.
+
+    The row names the seat the socket was recorded for; if the user left that seat
+    meanwhile, leaving already released it (``leave_match``), so nothing is found.
+    """
     with transaction.atomic():
         match = lock_match(match_id)
         if match is None:
             return
-        seats = load_seats(match.pk)
-        seat = seat_of(seats, user)
-        if seat is None:
+        row = SocketPresence.objects.filter(channel_name=channel_name).first()
+        if row is None:
             return
-        gone, _ = SocketPresence.objects.filter(channel_name=channel_name).delete()
-        if gone:
+        row.delete()
+        seats = load_seats(match.pk)
+        seat = next((s for s in seats if s.pk == row.seat_id), None)
+        if seat is not None:
             _socket_closed(match, seats, seat, timezone.now())
 
 

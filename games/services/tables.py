@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from games.conf import setting
 from games.engine import Game
 from games.engine import Match as EngineMatch
-from games.models import BotLevel, Deal, Match, RuleVariant, Seat
+from games.models import BotLevel, Deal, Match, RuleVariant, Seat, SocketPresence
 from games.services.common import (
     ActionRefused,
     load_game,
@@ -136,6 +136,9 @@ def leave_match(match: Match | int, user: Any) -> None:
         if locked.creator_id == user.pk:
             _abort_locked(locked, _("The creator left the table."), user)
             return
+        # The seat's sockets stop counting for it: they belonged to the user who left,
+        # and must not keep the seat's next occupant present.
+        SocketPresence.objects.filter(seat=mine).delete()
         mine.user = None
         mine.disconnected_since = None
         mine.save(update_fields=["user", "disconnected_since"])

@@ -32,11 +32,11 @@ def test_a_socket_counts_once_and_closes_once():
     assert services.seat_connected(match.pk, users[0], "chan-b") == 0
     assert open_sockets(match, 0) == 2
     assert SocketPresence.objects.filter(server=presence.server_name()).count() == 2
-    services.seat_disconnected(match.pk, users[0], "chan-a")
-    services.seat_disconnected(match.pk, users[0], "chan-a")  # a repeat changes nothing
+    services.seat_disconnected(match.pk, "chan-a")
+    services.seat_disconnected(match.pk, "chan-a")  # a repeat changes nothing
     seat = seat_row(match, 0)
     assert open_sockets(match, 0) == 1 and seat.disconnected_since is None
-    services.seat_disconnected(match.pk, users[0], "chan-b")
+    services.seat_disconnected(match.pk, "chan-b")
     seat = seat_row(match, 0)
     assert open_sockets(match, 0) == 0 and seat.disconnected_since is not None
     assert not SocketPresence.objects.exists()

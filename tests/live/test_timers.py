@@ -86,7 +86,7 @@ def test_coming_back_keeps_the_unspent_budget():
     s = Seat.objects.get(match=match, number=seat)
     assert 24_000 <= s.reconnect_budget_ms <= 25_500
     assert s.disconnected_since is None
-    services.seat_disconnected(match.pk, users[seat], "chan-back")
+    services.seat_disconnected(match.pk, "chan-back")
     s.refresh_from_db()
     assert s.disconnected_since is not None
 

@@ -197,7 +197,7 @@ def _play(slug: str, players: int, steps: list[tuple[str, int]], clock: Clock) -
                 assert handled == 1
                 assert after.version > match.version
         elif kind == "away" and seat in connected:
-            services.seat_disconnected(match_id, users[seat], _channel(match_id, seat))
+            services.seat_disconnected(match_id, _channel(match_id, seat))
             connected.discard(seat)
         elif kind == "back" and seat not in connected:
             services.seat_connected(match_id, users[seat], _channel(match_id, seat))
