@@ -1,7 +1,6 @@
 """Shared fixtures: a live daphne server and a headless Chromium for browser tests."""
 
 import os
-import re
 import shutil
 from collections.abc import Iterator
 from functools import partial
@@ -55,44 +54,44 @@ def scripted_clients_act_fast(settings) -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def redis_cache_per_worker() -> Iterator[None]:
-    """Give each xdist worker its own Redis database for the cache.
+def test_redis() -> Iterator[None]:
+    """The cache and the channel layer on the test Redis database, under this run's prefix.
 
-    Tests clear the cache to reset rate limits, and a Redis clear flushes the
-    whole database: workers sharing one would wipe each other's counters.
+    ``TEST_REDIS_DB`` picks the database (tests/redis_db.py); the prefixes name the
+    run and the xdist worker, so parallel runs and workers neither meet in a group
+    ("match-1" of two test databases) nor clear each other's counters.
     """
     from django.conf import settings
     from django.test.utils import override_settings
 
+    from tests.redis_db import redis_url_for_tests, run_prefix
+
     cache = settings.CACHES["default"]
+    layer = settings.CHANNEL_LAYERS["default"]
     if "redis" not in cache["BACKEND"].lower():
         yield
         return
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or "0"
-    database = 1 + int(worker) % 8  # 9 and up are left to the cluster tests
-    location = re.sub(r"(/\d*)?$", f"/{database}", cache["LOCATION"].rstrip("/"), count=1)
-    with override_settings(CACHES={"default": {**cache, "LOCATION": location}}):
-        yield
-
-
-@pytest.fixture(scope="session", autouse=True)
-def channel_layer_per_worker() -> Iterator[None]:
-    """Give each xdist worker its own key prefix on the Redis channel layer.
-
-    Workers share one Redis database and number their matches alike, so with one
-    prefix they would share groups, and a test that flushes the layer (as a Redis
-    restart would) would drop every other worker's group memberships too.
-    """
-    from django.conf import settings
-    from django.test.utils import override_settings
-
-    layer = settings.CHANNEL_LAYERS["default"]
-    if "redis" not in layer["BACKEND"].lower():
-        yield
-        return
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    config = {**layer["CONFIG"], "prefix": f"{layer['CONFIG'].get('prefix', 'asgi')}-{worker}"}
-    with override_settings(CHANNEL_LAYERS={"default": {**layer, "CONFIG": config}}):
+    prefix = run_prefix()
+    location = redis_url_for_tests(cache["LOCATION"])
+    hosts = [
+        {**host, "address": redis_url_for_tests(host["address"])}
+        if isinstance(host, dict)
+        else redis_url_for_tests(host)
+        for host in layer["CONFIG"]["hosts"]
+    ]
+    with override_settings(
+        CACHES={
+            "default": {
+                **cache,
+                "BACKEND": "tests.redis_db.PrefixedRedisCache",
+                "LOCATION": location,
+                "KEY_PREFIX": prefix,
+            }
+        },
+        CHANNEL_LAYERS={
+            "default": {**layer, "CONFIG": {**layer["CONFIG"], "prefix": prefix, "hosts": hosts}}
+        },
+    ):
         yield
 
 

@@ -13,6 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests import sockets
+from tests.redis_db import redis_url_for_tests
 from tests.sockets import (  # noqa: F401  (re-exported for the test modules)
     CARD,
     ERROR,
@@ -57,19 +58,6 @@ def quiet_ticker(settings) -> None:
     settings.GAMES_BOT_DELAY = (0.0, 0.0)
 
 
-# Other suites' cache.clear() is FLUSHDB on the cache's Redis database, which would
-# also wipe channel-layer groups living there; these tests talk on a database of their own.
-SCALE_REDIS_DB = 9
-
-
-def isolated_redis_url(url: str) -> str:
-    """``url`` with the Redis database number these tests use."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path=f"/{SCALE_REDIS_DB}"))
-
-
 def make_user(prefix: str = "u", **extra: Any):
     """A user without a password hash (hashing is slow and nothing here logs in by form)."""
     return get_user_model().objects.create(username=f"{prefix}{next(_names)}", **extra)
@@ -99,7 +87,7 @@ def channels_prefix(settings) -> Iterator[str]:
     if os.environ.get("REDIS_URL"):
         layers = copy.deepcopy(settings.CHANNEL_LAYERS)
         layers["default"]["CONFIG"]["prefix"] = prefix
-        address = isolated_redis_url(os.environ["REDIS_URL"])
+        address = redis_url_for_tests(os.environ["REDIS_URL"])
         layers["default"]["CONFIG"]["hosts"] = [
             {**host, "address": address} if isinstance(host, dict) else address
             for host in layers["default"]["CONFIG"]["hosts"]

@@ -26,11 +26,11 @@ from durak_site.cluster import Cluster, Node, free_port
 from games import services
 from games.engine import Game
 from games.models import Match, Move, RuleVariant, Seat, ServerProcess, SocketPresence
+from tests.redis_db import redis_url_for_tests
 
 from .conftest import (
     db,
     in_own_loop,
-    isolated_redis_url,
     make_user,
     needs_cluster_backends,
     session_cookie,
@@ -50,7 +50,7 @@ def child_env(database_name: str) -> dict[str, str]:
     base = url.rsplit("/", 1)[0]
     env.update(
         DATABASE_URL=f"{base}/{database_name}",
-        REDIS_URL=isolated_redis_url(os.environ["REDIS_URL"]),
+        REDIS_URL=redis_url_for_tests(os.environ["REDIS_URL"]),
         CHANNELS_PREFIX=PREFIX,
         CACHE_PREFIX=PREFIX,
         GAMES_TICK_SECONDS="0.1",
@@ -122,7 +122,7 @@ def channels_prefix(settings) -> Iterator[str]:
         "CONFIG": {
             **layers["default"]["CONFIG"],
             "prefix": PREFIX,
-            "hosts": [isolated_redis_url(os.environ["REDIS_URL"])],
+            "hosts": [redis_url_for_tests(os.environ["REDIS_URL"])],
         },
     }
     settings.CHANNEL_LAYERS = layers

@@ -17,8 +17,7 @@ import pytest
 from django.db import connection
 
 from durak_site.cluster import ROOT, free_port
-
-from .conftest import isolated_redis_url
+from tests.redis_db import redis_url_for_tests
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,7 +33,7 @@ def _env() -> dict[str, str]:
     if os.environ.get("REDIS_URL"):
         prefix = f"durak-launcher-{uuid.uuid4().hex[:8]}"
         env.update(
-            REDIS_URL=isolated_redis_url(os.environ["REDIS_URL"]),
+            REDIS_URL=redis_url_for_tests(os.environ["REDIS_URL"]),
             CHANNELS_PREFIX=prefix,
             CACHE_PREFIX=prefix,
         )
