@@ -388,10 +388,22 @@ class TableConsumer(GuardedSocket):
     async def send_notice(self, message: str) -> None:
         await self.send_error(message)
 
+    async def end_access(self, ended: rendering.AccessEnded) -> None:
+        """The viewer may no longer watch: say why and close; no more pushes."""
+        await self.send_notice(ended.message)
+        if self.viewer.seat is not None:
+            table_pages.forget(self.match_id, self.viewer.seat)
+        self.viewer = None
+        await self.close(code=CLOSE_FORBIDDEN)
+
     async def send_state(self, *, full: bool = False) -> None:
-        version, html = await db_call(rendering.render_state)(
-            self.match_id, self.viewer, full=full, shown=self.shown
-        )
+        try:
+            version, html = await db_call(rendering.render_state)(
+                self.match_id, self.viewer, full=full, shown=self.shown
+            )
+        except rendering.AccessEnded as ended:
+            await self.end_access(ended)
+            return
         self.sent_version = max(self.sent_version, version)
         if self.viewer.seat is not None:  # a move sent through this process renders it ahead
             table_pages.watch(self.match_id, self.viewer.seat, self.user.pk, self.language)
@@ -406,9 +418,15 @@ class TableConsumer(GuardedSocket):
         await db_call(services.seat_connected)(self.match_id, self.user, self.channel_name)
 
     async def match_changed(self, event: dict[str, Any]) -> None:
+        if self.viewer is None:
+            return  # closed for lost access; the close is on its way
         what = event.get("what")
         if what == "chat":
-            html = await db_call(rendering.render_chat)(self.match_id, self.viewer)
+            try:
+                html = await db_call(rendering.render_chat)(self.match_id, self.viewer)
+            except rendering.AccessEnded as ended:
+                await self.end_access(ended)
+                return
             await self.send(text_data=html)
             return
         version = event.get("version")
@@ -446,6 +464,11 @@ class LobbyConsumer(GuardedSocket):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.frames = TokenBucket(*setting("GAMES_LOBBY_FRAME_RATE"))
+        try:  # the same sign-in check as every other handshake
+            await db_call(signed_in_user)(self.session_key(), user.pk)
+        except SignedOut as out:
+            await self.close(code=out.code)
+            return
         if not await self.admit(user.pk, None):
             await self.close(code=CLOSE_TOO_MANY)
             return

@@ -80,6 +80,14 @@ class Viewer:
     seat: int | None
 
 
+class AccessEnded(Exception):
+    """The viewer may no longer watch this table (a private one whose seat they left)."""
+
+    def __init__(self) -> None:
+        super().__init__(_("You no longer have a seat at this private table."))
+        self.message = str(self)
+
+
 def viewer_for(match: Match, user: Any) -> Viewer | None:
     """The viewer's seat, None-seated for a spectator; None when they may not look."""
     if not getattr(user, "is_authenticated", False):
@@ -88,6 +96,14 @@ def viewer_for(match: Match, user: Any) -> Viewer | None:
     if seat is None and match.is_private:
         return None
     return Viewer(user.pk, seat)
+
+
+def check_access(match: Match, seats: list[Seat], viewer: Viewer) -> None:
+    """Raise AccessEnded unless the viewer may still watch: a private table shows
+    itself to its seated players only, and a socket opened while seated must not keep
+    watching after its user left."""
+    if match.is_private and not any(s.user_id == viewer.user_id for s in seats):
+        raise AccessEnded
 
 
 def _epoch_ms(value: Any) -> int | None:
@@ -453,6 +469,7 @@ def render_state(
     of reading it back.
     """
     match, seats, game = table if table is not None else load_table(match_id)
+    check_access(match, seats, viewer)
     context = table_context(match, viewer, with_chat=full, seats=seats, game=game)
     if full and shown is not None:
         shown.clear()
@@ -464,6 +481,8 @@ def render_state(
 
 def render_chat(match_id: int, viewer: Viewer) -> str:
     match = Match.objects.get(pk=match_id)
+    if match.is_private:
+        check_access(match, list(Seat.objects.filter(match=match)), viewer)
     return _template(CHAT_TEMPLATE).render(
         {
             "match": match,
