@@ -15,11 +15,16 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.cookie import parse_cookie
 from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
+
+from accounts.ratelimit import count_one, window_is_full
 
 logger = logging.getLogger(__name__)
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
@@ -68,15 +73,37 @@ class UserLanguageMiddleware:
 
 @require_POST
 def set_language(request: HttpRequest) -> HttpResponse:
-    """Django's language switcher, which also stores the choice on a signed-in user."""
-    response = django_set_language(request)
+    """Django's language switcher, which also stores the choice on a signed-in user.
+
+    A switch re-renders every open socket of the user, so a user may switch only
+    ``LANGUAGE_SWITCH_LIMIT`` times a window; past that the switch is refused and
+    nothing changes.
+    """
     language = request.POST.get("language")
     user = request.user
-    if language in LANGUAGE_CODES and user.is_authenticated and user.language != language:
+    switches = language in LANGUAGE_CODES and user.is_authenticated and user.language != language
+    if switches:
+        key = f"language-switch:{user.pk}"
+        if window_is_full(key, settings.LANGUAGE_SWITCH_LIMIT):
+            messages.error(request, _("You are switching languages too often; wait a minute."))
+            return HttpResponseRedirect(_safe_next(request))
+        count_one(key, settings.LANGUAGE_SWITCH_WINDOW)
+    response = django_set_language(request)
+    if switches:
         user.language = language
         user.save(update_fields=["language"])
         tell_sockets(user.pk, language)
     return response
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """Where the switcher would have sent the person back to, if it is on this site."""
+    target = request.POST.get("next") or request.headers.get("referer") or "/"
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return "/"
 
 
 def tell_sockets(user_id: int, language: str) -> None:
@@ -115,8 +142,8 @@ class ViewerLanguageMixin:
             await super().dispatch(message)  # type: ignore[misc]
 
     async def language_changed(self, event: dict[str, Any]) -> None:
-        if event.get("language") not in LANGUAGE_CODES:
-            return
+        if event.get("language") not in LANGUAGE_CODES or event["language"] == self.language:
+            return  # unknown, or this socket already speaks it: nothing to re-render
         self.language = event["language"]
         with translation.override(self.language):
             await self.show_new_language()

@@ -1,4 +1,4 @@
-"""Fixed-window counters for failed log-ins, kept in the shared cache.
+"""Fixed-window counters (failed log-ins, sign-ups, language switches) in the shared cache.
 
 The cache is Redis when ``REDIS_URL`` is set, so every daphne process sees
 the same counts.
@@ -23,18 +23,28 @@ class LoginThrottle:
 
     def is_blocked(self) -> bool:
         limit = settings.LOGIN_RATE_LIMIT_ATTEMPTS
-        return any((cache.get(key) or 0) >= limit for key in self._keys())
+        return any(window_is_full(key, limit) for key in self._keys())
 
     def record_failure(self) -> None:
-        window = settings.LOGIN_RATE_LIMIT_WINDOW
         for key in self._keys():
-            # add() is a no-op when the key exists, so the window starts at the
-            # first failure and is not extended by later ones.
-            cache.add(key, 0, timeout=window)
-            try:
-                cache.incr(key)
-            except ValueError:
-                cache.set(key, 1, timeout=window)
+            count_one(key, settings.LOGIN_RATE_LIMIT_WINDOW)
+
+
+def count_one(key: str, window: int) -> int:
+    """Count one more event under ``key`` in its window; returns the window's count."""
+    # add() is a no-op when the key exists, so the window starts at the first event
+    # and is not extended by later ones.
+    cache.add(key, 0, timeout=window)
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between the calls
+        cache.set(key, 1, timeout=window)
+        return 1
+
+
+def window_is_full(key: str, limit: int) -> bool:
+    """Whether ``limit`` events are already counted under ``key`` in its window."""
+    return (cache.get(key) or 0) >= limit
 
 
 def client_ip(request) -> str:

@@ -229,6 +229,9 @@ LOGOUT_REDIRECT_URL = "games:lobby"
 # Failed log-ins allowed per IP address and per username within the window.
 LOGIN_RATE_LIMIT_ATTEMPTS = int(os.environ.get("LOGIN_RATE_LIMIT_ATTEMPTS", "5"))
 LOGIN_RATE_LIMIT_WINDOW = int(os.environ.get("LOGIN_RATE_LIMIT_WINDOW", "60"))
+# Language switches one user may make within the window (each re-renders their sockets).
+LANGUAGE_SWITCH_LIMIT = int(os.environ.get("LANGUAGE_SWITCH_LIMIT", "6"))
+LANGUAGE_SWITCH_WINDOW = int(os.environ.get("LANGUAGE_SWITCH_WINDOW", "60"))
 
 # Rated games a player needs in a class to appear on its leaderboard.
 LEADERBOARD_MIN_GAMES = int(os.environ.get("LEADERBOARD_MIN_GAMES", "10"))
