@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "template_partials",
     "accounts",
     "games",
+    "matchmaking",
     "history",
     "moderation",
     "analysis",

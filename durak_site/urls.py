@@ -19,6 +19,7 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("", include("matchmaking.urls")),
     path("", include("history.urls")),
     path("", include("moderation.urls")),
     path("", include("analysis.urls")),

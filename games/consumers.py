@@ -40,6 +40,7 @@ from games.socket_guard import (
     signed_in_user,
 )
 from games.throttle import TokenBucket
+from matchmaking.services import seeker_group
 
 logger = logging.getLogger(__name__)
 
@@ -451,8 +452,15 @@ def _lobby_html() -> str:
     return render_open_tables()
 
 
+def _play_panel_html(user: Any) -> str:
+    from matchmaking.views import render_panel
+
+    return render_panel(user, oob=True)
+
+
 class LobbyConsumer(GuardedSocket):
-    """``/ws/lobby/``: the open-tables list, pushed whenever a table opens or fills.
+    """``/ws/lobby/``: the open-tables list, pushed whenever a table opens or fills,
+    and the user's "Play now" panel when their seek is seated.
 
     The lobby only listens.  A frame asks for the list again, within a small rate;
     a flood closes the socket instead of rendering from the database per frame.
@@ -472,7 +480,7 @@ class LobbyConsumer(GuardedSocket):
         if not await self.admit(user.pk, None):
             await self.close(code=CLOSE_TOO_MANY)
             return
-        await self.join_groups(services.LOBBY_GROUP)
+        await self.join_groups(services.LOBBY_GROUP, seeker_group(user.pk))
         await self.accept()
         await self.send(text_data=await db_call(_lobby_html)())
         self.start_heartbeat(user.pk)
@@ -496,6 +504,10 @@ class LobbyConsumer(GuardedSocket):
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=await db_call(_lobby_html)())
+
+    async def seek_changed(self, event: dict[str, Any]) -> None:
+        """This user's seek was seated or ended: their "Play now" panel again."""
+        await self.send(text_data=await db_call(_play_panel_html)(self.scope["user"]))
 
     async def show_new_language(self) -> None:
         await self.send(text_data=await db_call(_lobby_html)())

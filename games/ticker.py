@@ -1,10 +1,12 @@
-"""The per-process background ticker: timers, bot moves and the process's heartbeat.
+"""The per-process background ticker: timers, bot moves, seeks and the process's heartbeat.
 
 Each server process runs one ticker task on its event loop.  Under daphne it starts
 as soon as the server runs (``start_with_server``); under any other ASGI server, with
 the first request or socket (``TickerMiddleware``).  Deadlines and bot turns live in
 the database and are claimed under row locks, so any number of processes may tick
-and the ticker never depends on a particular socket staying open.  Every few seconds
+and the ticker never depends on a particular socket staying open.  Waiting seeks
+are paired on each tick too: their rating windows widen and the bots' wait runs out
+while nobody makes a new seek.  Every few seconds
 the ticker also beats for this process and releases the sockets of processes that
 stopped beating (``games.presence``).
 """
@@ -23,6 +25,7 @@ from django.db import close_old_connections
 
 from games import presence, services
 from games.conf import setting
+from matchmaking import services as matchmaking
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +61,7 @@ async def tick() -> None:
         _last_beat = time.monotonic()
         await database_sync_to_async(_beat)()
     await database_sync_to_async(services.expire_deadlines)()
+    await database_sync_to_async(matchmaking.pair_all)()
     for match_id in await database_sync_to_async(services.due_bot_matches)():
         if match_id in _busy:
             continue

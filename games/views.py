@@ -14,6 +14,8 @@ from django.views.decorators.http import require_POST
 from games import rendering, services
 from games.forms import CreateTableForm
 from games.models import Match, Seat
+from matchmaking import services as matchmaking
+from matchmaking.views import panel_context
 
 
 def open_tables() -> list[Match]:
@@ -33,7 +35,12 @@ def open_tables() -> list[Match]:
 
 
 def render_open_tables() -> str:
-    return render_to_string("games/lobby.html#open-tables", {"tables": open_tables()})
+    """The lobby's push: the open tables and the live counts."""
+    tables = render_to_string("games/lobby.html#open-tables", {"tables": open_tables()})
+    counts = render_to_string(
+        "matchmaking/lobby_counts.html", {"counts": matchmaking.lobby_counts(), "oob": True}
+    )
+    return tables + counts
 
 
 def _my_tables(user) -> list[Match]:
@@ -55,7 +62,10 @@ def lobby(request: HttpRequest, form: CreateTableForm | None = None) -> HttpResp
         "tables": open_tables(),
         "my_tables": _my_tables(request.user),
         "form": form or CreateTableForm(),
+        "counts": matchmaking.lobby_counts(),
     }
+    if request.user.is_authenticated:
+        context.update(panel_context(request.user))
     return render(request, "games/lobby.html", context, status=400 if form else 200)
 
 

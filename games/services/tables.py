@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.conf import setting
-from games.engine import Game
+from games.engine import Game, Rules
 from games.engine import Match as EngineMatch
 from games.models import BotLevel, Deal, Match, RuleVariant, Seat, SocketPresence
 from games.services.common import (
@@ -39,21 +39,27 @@ def create_match(
     *,
     is_private: bool = False,
     bots: Sequence[str] = (),
+    rules: Rules | None = None,
+    turn_seconds: int | None = None,
+    is_rated: bool = True,
 ) -> Match:
     """Open a table with the creator in seat 0.
 
     ``bots`` gives a level (or "" for a human) for seats 1, 2, ... in order; seats
     not named wait for players.  The table starts by itself once every seat is taken.
+    ``rules`` and ``turn_seconds`` replace the variant's for this table: the caller
+    has checked them against the variant (the matchmaking picks the deck, say).
     """
     refuse_suspended(creator)
     if not variant.is_active:
         raise ActionRefused(_("This variant is not available."), code="variant")
     if not isinstance(players, int) or not variant.min_players <= players <= variant.max_players:
         raise ActionRefused(variant.players_rule(), code="players")
-    try:
-        rules = variant.rules_for(players)
-    except ValueError as error:
-        raise ActionRefused(str(error), code="rules") from None
+    if rules is None:
+        try:
+            rules = variant.rules_for(players)
+        except ValueError as error:
+            raise ActionRefused(str(error), code="rules") from None
     levels = list(bots)
     if len(levels) > players - 1:
         raise ActionRefused(_("There are more bots than free seats."), code="bots")
@@ -67,8 +73,8 @@ def create_match(
             rules=rules.to_dict(),
             creator=creator,
             is_private=is_private,
-            is_rated=not any(levels) or variant.rated_with_bots,
-            turn_seconds=variant.turn_seconds,
+            is_rated=is_rated and (not any(levels) or variant.rated_with_bots),
+            turn_seconds=turn_seconds or variant.turn_seconds,
             reconnect_seconds=variant.reconnect_seconds,
         )
         Seat.objects.bulk_create(

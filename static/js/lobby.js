@@ -37,3 +37,34 @@
   bound();
   update();
 })();
+
+// "Play now": a seated seek's panel names its table, and the page goes there;
+// a waiting seek counts down to the bot; bots are on by default for two players.
+(function () {
+  "use strict";
+  function follow() {
+    const ready = document.querySelector("#play-panel [data-go]");
+    if (ready) window.location.assign(ready.dataset.go);
+  }
+  function countdown() {
+    document.querySelectorAll("#play-panel [data-bot-at]").forEach((el) => {
+      const left = Math.max(0, Math.ceil((parseInt(el.dataset.botAt, 10) - Date.now()) / 1000));
+      const out = el.querySelector(".seek-countdown");
+      if (out) out.textContent = "(" + left + ")";
+    });
+  }
+  document.addEventListener("change", (event) => {
+    const form = event.target.form;
+    if (!form || !form.classList.contains("seek-form") || event.target.name !== "players") return;
+    const bots = form.elements.allow_bots;
+    if (bots && !bots.dataset.touched) bots.checked = event.target.value === "2";
+  });
+  document.addEventListener("click", (event) => {
+    if (event.target.name === "allow_bots") event.target.dataset.touched = "1";
+  });
+  document.body.addEventListener("htmx:afterSettle", follow);
+  document.body.addEventListener("htmx:oobAfterSwap", follow);
+  follow();
+  countdown();
+  setInterval(countdown, 1000);
+})();

@@ -1,0 +1,23 @@
+"""Settings of the matchmaking, with defaults; any may be set in Django settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+DEFAULTS: dict[str, Any] = {
+    # A seek that allows bots gets them after waiting this many seconds alone.
+    "MATCHMAKING_BOT_SECONDS": 20,
+    # The rating gap two seeks accept: this many points at once, widening by the
+    # second many each second of waiting.
+    "MATCHMAKING_WINDOW": (150.0, 15.0),
+    # At most this many seeks (and cancels) per user within this many seconds.
+    "MATCHMAKING_SEEK_RATE": (6, 60),
+    # The bots that fill a table after the wait.
+    "MATCHMAKING_BOT_LEVEL": "medium",
+}
+
+
+def setting(name: str) -> Any:
+    return getattr(settings, name, DEFAULTS[name])

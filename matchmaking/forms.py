@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from matchmaking.models import TURN_SECONDS, Game, Speed
+
+
+def speed_choices() -> list[tuple[str, str]]:
+    """Each speed with its turn time: "Fast (15 s a move)"."""
+    return [
+        (value, _("%(speed)s (%(seconds)d s a move)") % {"speed": label, "seconds": TURN_SECONDS[value]})
+        for value, label in Speed.choices
+    ]
+
+
+class SeekForm(forms.Form):
+    """What a "Play now" player wants: game, players, deck, speed, rated, bots."""
+
+    mode = forms.ChoiceField(
+        label=_("Game"),
+        choices=Game.choices,
+        initial=Game.PODKIDNOY,
+        widget=forms.RadioSelect,
+    )
+    players = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[(n, str(n)) for n in range(2, 7)],
+        coerce=int,
+        initial=2,
+    )
+    deck_size = forms.TypedChoiceField(
+        label=_("Deck"),
+        choices=[(24, "24"), (36, "36"), (52, "52")],
+        coerce=int,
+        initial=36,
+        widget=forms.RadioSelect,
+    )
+    speed = forms.ChoiceField(label=_("Speed"), choices=speed_choices, initial=Speed.NORMAL)
+    is_rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    allow_bots = forms.BooleanField(
+        label=_("A bot may take a seat if nobody comes"), required=False, initial=True
+    )
+
+    def __init__(self, *args: Any, last: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, value in (last or {}).items():
+            if name in self.fields:
+                self.fields[name].initial = value

@@ -1,0 +1,82 @@
+"""Seeks: a player's "Play now" request, waiting in the database until it is seated.
+
+A seek names the table it wants (game, players, deck, speed, rated); seeks with the
+same wishes form one pool, and the pairing seats compatible seeks of a pool at one
+table (``matchmaking.pairing``).  The database holds them, so every server process
+pairs from the same pool.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Match
+
+
+class Game(models.TextChoices):
+    """The two games, by the short names players use (a variant's mode)."""
+
+    PODKIDNOY = "podkidnoy", _("Podkidnoy")
+    PEREVODNOY = "perevodnoy", _("Perevodnoy")
+
+
+class Speed(models.TextChoices):
+    FAST = "fast", _("Fast")
+    NORMAL = "normal", _("Normal")
+    SLOW = "slow", _("Slow")
+
+
+# Seconds a player has for each move at each speed.
+TURN_SECONDS = {Speed.FAST: 15, Speed.NORMAL: 30, Speed.SLOW: 60}
+
+# The fields that must be equal for two seeks to sit at one table.
+POOL_FIELDS = ("mode", "players", "deck_size", "speed", "is_rated")
+
+
+class Seek(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting")
+        SEATED = "seated", _("Seated")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks"
+    )
+    mode = models.CharField(_("game"), max_length=12, choices=Game.choices)
+    players = models.PositiveSmallIntegerField(_("players"))
+    deck_size = models.PositiveSmallIntegerField(_("deck"))
+    speed = models.CharField(_("speed"), max_length=8, choices=Speed.choices)
+    is_rated = models.BooleanField(_("rated"), default=True)
+    allow_bots = models.BooleanField(_("bots may fill the table"), default=True)
+    # The player's rating when the seek was made (the pairing compares these).
+    rating = models.FloatField()
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
+    )
+    match = models.ForeignKey(
+        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(db_index=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            # One waiting seek per player: a player is never looking for two tables.
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(status="waiting"),
+                name="one_waiting_seek_per_user",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", *POOL_FIELDS], name="seek_pool_idx")]
+        verbose_name = _("seek")
+        verbose_name_plural = _("seeks")
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.mode} {self.players}p {self.deck_size} ({self.status})"
+
+    def pool(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in POOL_FIELDS}

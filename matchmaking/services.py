@@ -1,0 +1,298 @@
+"""Seeks: make, cancel and pair them; every change goes through these functions.
+
+A seek is committed first and paired in a second transaction that locks its whole
+pool (every waiting seek with the same wishes, in id order).  Of two seeks made at
+once, the pairing that runs last therefore sees both, and a seek locked by one
+pairing is seated (or not) before another pairing can read it: no seek is ever
+seated twice.  SQLite takes one writer at a time, so there the transaction alone
+is the lock.  The per-process ticker calls ``pair_all`` too: windows widen and the
+bots' wait runs out while nobody makes a seek.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import Rules
+from games.models import Match, RuleVariant, SocketPresence
+from games.services import ActionRefused, join_match, notify_lobby_changed, send_push
+from games.services.common import refuse_suspended
+from games.services.tables import create_match
+from history import glicko2
+from history.models import Rating
+from history.services import rating_class_for
+from matchmaking import pairing
+from matchmaking.conf import setting
+from matchmaking.models import POOL_FIELDS, TURN_SECONDS, Game, Seek
+
+
+def seeker_group(user_id: int) -> str:
+    """The channel group of one user's lobby sockets, told when their seek changes."""
+    return f"seeker-{user_id}"
+
+
+def _tell_seeker(user_id: int) -> None:
+    message = {"type": "seek.changed"}
+    transaction.on_commit(lambda: send_push(seeker_group(user_id), message))
+
+
+def _throttle(user: Any) -> None:
+    """Refuse a user past the seek rate (a fixed window in the shared cache)."""
+    limit, seconds = setting("MATCHMAKING_SEEK_RATE")
+    key = f"seeks:{user.pk}"
+    cache.add(key, 0, timeout=seconds)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between the calls
+        cache.set(key, 1, timeout=seconds)
+        count = 1
+    if count > limit:
+        raise ActionRefused(
+            _("You are starting and stopping searches too often; wait a minute."),
+            code="rate_limited",
+        )
+
+
+def table_for(mode: str, deck_size: int, players: int) -> tuple[RuleVariant, Rules]:
+    """The admin's variant a seek's table is made from, and its rules with the seek's deck.
+
+    A variant of the game with exactly this deck is preferred; otherwise the game's
+    first variant, dealt with the chosen deck.
+    """
+    variants = RuleVariant.objects.filter(
+        is_active=True,
+        mode=mode,
+        teams="",
+        one_winner=False,
+        min_players__lte=players,
+        max_players__gte=players,
+    )
+    for variant in sorted(variants, key=lambda v: (v.deck_size != deck_size, v.ordering, v.pk)):
+        try:
+            return variant, dataclasses.replace(variant.rules_for(players), deck_size=deck_size)
+        except ValueError:
+            continue
+    raise ActionRefused(
+        _("A %(deck)d-card deck is not enough for %(players)d players.")
+        % {"deck": deck_size, "players": players},
+        code="rules",
+    )
+
+
+def rating_of(user: Any, players: int) -> float:
+    rating = Rating.objects.filter(
+        user=user, rating_class=rating_class_for({"players": players})
+    ).first()
+    return rating.rating if rating is not None else glicko2.DEFAULT_RATING
+
+
+def create_seek(
+    user: Any,
+    *,
+    mode: str,
+    players: int,
+    deck_size: int,
+    speed: str,
+    is_rated: bool,
+    allow_bots: bool,
+) -> Seek:
+    """Start looking for a table; the seek is paired at once if it can be."""
+    user = refuse_suspended(user)
+    _throttle(user)
+    table_for(mode, deck_size, players)  # refuses a table that cannot be made
+    with transaction.atomic():
+        if Seek.objects.filter(user=user, status=Seek.Status.WAITING).exists():
+            raise ActionRefused(_("You are already looking for a game."), code="seeking")
+        try:
+            with transaction.atomic():
+                seek = Seek.objects.create(
+                    user=user,
+                    mode=mode,
+                    players=players,
+                    deck_size=deck_size,
+                    speed=speed,
+                    is_rated=is_rated,
+                    allow_bots=allow_bots,
+                    rating=rating_of(user, players),
+                    created_at=timezone.now(),
+                )
+        except IntegrityError:  # another request of this user made one meanwhile
+            raise ActionRefused(
+                _("You are already looking for a game."), code="seeking"
+            ) from None
+        notify_lobby_changed()
+    pair_pool(seek.pool())
+    seek.refresh_from_db()
+    return seek
+
+
+def cancel_seek(user: Any) -> Seek:
+    """Stop looking; refused when the user has no waiting seek (it may just have been seated)."""
+    with transaction.atomic():
+        seek = (
+            Seek.objects.select_for_update()
+            .filter(user=user, status=Seek.Status.WAITING)
+            .first()
+        )
+        if seek is None:
+            raise ActionRefused(_("You are not looking for a game."), code="not_seeking")
+        _end(seek, Seek.Status.CANCELLED, timezone.now())
+        notify_lobby_changed()
+    return seek
+
+
+def pair_all() -> list[int]:
+    """Pair every pool that has waiting seeks; the ids of the tables made."""
+    pools = (
+        Seek.objects.filter(status=Seek.Status.WAITING)
+        .values(*POOL_FIELDS)
+        .order_by()
+        .distinct()
+    )
+    made = []
+    for pool in list(pools):
+        made += pair_pool(pool)
+    return made
+
+
+def pair_pool(pool: dict[str, Any]) -> list[int]:
+    """Seat what can be seated of one pool now; the ids of the tables made."""
+    made = []
+    with transaction.atomic():
+        now = timezone.now()
+        # Blocking locks in id order: pairings of one pool run one after another.
+        seeks = list(
+            Seek.objects.select_for_update()
+            .filter(status=Seek.Status.WAITING, **pool)
+            .order_by("pk")
+        )
+        if not seeks:
+            return made
+        users = get_user_model().objects.in_bulk([s.user_id for s in seeks])
+        seeks = _drop_unable(seeks, users, now)
+        base, per_second = setting("MATCHMAKING_WINDOW")
+
+        def fits(a: Seek, b: Seek) -> bool:
+            gap = abs(a.rating - b.rating)
+            return gap <= pairing.window(a, now, base, per_second) and gap <= pairing.window(
+                b, now, base, per_second
+            )
+
+        size = pool["players"]
+        for group in pairing.groups_of(seeks, fits, size=size):
+            made += _seat_or_cancel(group, users, pool, now)
+        due = now - timedelta(seconds=setting("MATCHMAKING_BOT_SECONDS"))
+        willing = [s for s in seeks if s.status == Seek.Status.WAITING and s.allow_bots]
+        for group in pairing.groups_of(willing, fits, size=size, partial=True):
+            if group[0].created_at <= due:
+                made += _seat_or_cancel(group, users, pool, now)
+    return made
+
+
+def _seat_or_cancel(
+    group: list[Seek], users: dict[int, Any], pool: dict[str, Any], now: Any
+) -> list[int]:
+    """Seat ``group``; if its table cannot be made (an admin closed the variant
+    since), end its seeks instead of trying again on every tick."""
+    try:
+        with transaction.atomic():
+            return [_seat(group, users, pool, now)]
+    except ActionRefused:
+        for seek in group:
+            _end(seek, Seek.Status.CANCELLED, now)
+        return []
+
+
+def _end(seek: Seek, status: str, now: Any, match: Match | None = None) -> None:
+    seek.status = status
+    seek.match = match
+    seek.ended_at = now
+    seek.save(update_fields=["status", "match", "ended_at"])
+    _tell_seeker(seek.user_id)
+
+
+def _drop_unable(seeks: list[Seek], users: dict[int, Any], now: Any) -> list[Seek]:
+    """The seeks whose users may still play; the others are cancelled."""
+    unable = [s for s in seeks if not users[s.user_id].is_active or users[s.user_id].is_suspended]
+    for seek in unable:
+        _end(seek, Seek.Status.CANCELLED, now)
+    return [s for s in seeks if s not in unable]
+
+
+def _seat(group: list[Seek], users: dict[int, Any], pool: dict[str, Any], now: Any) -> int:
+    """One table for ``group`` (bots fill the seats nobody took); it starts at once."""
+    players = pool["players"]
+    variant, rules = table_for(pool["mode"], pool["deck_size"], players)
+    bots = [setting("MATCHMAKING_BOT_LEVEL")] * (players - len(group))
+    match = create_match(
+        users[group[0].user_id],
+        variant,
+        players,
+        is_private=True,
+        bots=bots,
+        rules=rules,
+        turn_seconds=TURN_SECONDS[pool["speed"]],
+        is_rated=pool["is_rated"],
+    )
+    for seek in group[1:]:
+        join_match(match, users[seek.user_id], token=match.invite_token)
+    for seek in group:
+        _end(seek, Seek.Status.SEATED, now, match)
+    notify_lobby_changed()
+    return match.pk
+
+
+# ------------------------------------------------------------------ reading
+
+
+def waiting_seek(user: Any) -> Seek | None:
+    return Seek.objects.filter(user=user, status=Seek.Status.WAITING).first()
+
+
+def ready_table(user: Any) -> Match | None:
+    """The table a seek of ``user`` was seated at lately, while it is still on."""
+    recent = timezone.now() - timedelta(minutes=10)
+    seek = (
+        Seek.objects.filter(user=user, status=Seek.Status.SEATED, ended_at__gte=recent)
+        .select_related("match")
+        .order_by("-ended_at")
+        .first()
+    )
+    if seek is None or seek.match is None:
+        return None
+    live = (Match.Status.WAITING, Match.Status.PLAYING)
+    return seek.match if seek.match.status in live else None
+
+
+def last_choice(user: Any) -> dict[str, Any]:
+    """The wishes of the user's last seek, to fill the form with."""
+    seek = Seek.objects.filter(user=user).order_by("-created_at").first()
+    if seek is None:
+        return {}
+    return {**seek.pool(), "allow_bots": seek.allow_bots}
+
+
+def lobby_counts() -> dict[str, Any]:
+    """Players online, seeks waiting by game, tables playing.
+
+    Online means at a table with its socket open, or looking for a game.
+    """
+    waiting = Seek.objects.filter(status=Seek.Status.WAITING)
+    seated_users = set(SocketPresence.objects.values_list("seat__user_id", flat=True))
+    seekers = set(waiting.values_list("user_id", flat=True))
+    by_mode = dict.fromkeys(Game.values, 0)
+    for mode in waiting.values_list("mode", flat=True):
+        by_mode[mode] += 1
+    return {
+        "online": len((seated_users | seekers) - {None}),
+        "seeks": [(Game(mode).label, count) for mode, count in by_mode.items()],
+        "playing": Match.objects.filter(status=Match.Status.PLAYING).count(),
+    }

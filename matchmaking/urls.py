@@ -1,0 +1,10 @@
+from django.urls import path
+
+from matchmaking import views
+
+app_name = "matchmaking"
+
+urlpatterns = [
+    path("play/", views.play, name="play"),
+    path("play/cancel/", views.cancel, name="cancel"),
+]

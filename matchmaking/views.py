@@ -1,0 +1,86 @@
+"""The "Play now" panel: make a seek, cancel it, and the panel as it stands."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from games.services import ActionRefused
+from matchmaking import services
+from matchmaking.conf import setting
+from matchmaking.forms import SeekForm
+
+
+def panel_context(user, form: SeekForm | None = None, error: str = "") -> dict:
+    """What the panel shows ``user``: their table if a seek was just seated, their
+    waiting seek, or the form filled with their last choice."""
+    table = services.ready_table(user)
+    seek = services.waiting_seek(user) if table is None else None
+    bot_at = None
+    if seek is not None and seek.allow_bots:
+        bot_at = int(seek.created_at.timestamp() * 1000) + setting("MATCHMAKING_BOT_SECONDS") * 1000
+    return {
+        "ready_table": table,
+        "seek": seek,
+        "bot_seconds": setting("MATCHMAKING_BOT_SECONDS"),
+        "bot_at": bot_at,
+        "seek_form": form or SeekForm(last=services.last_choice(user)),
+        "seek_error": error,
+    }
+
+
+def render_panel(user, *, oob: bool = False, **extra) -> str:
+    """The panel alone: an htmx answer, or (``oob``) a lobby socket's push."""
+    context = {**panel_context(user, **extra), "oob": oob}
+    return render_to_string("matchmaking/play_panel.html", context)
+
+
+def _panel_response(request: HttpRequest, **extra) -> HttpResponse:
+    if request.htmx:
+        return HttpResponse(render_panel(request.user, **extra))
+    if extra.get("error"):
+        messages.error(request, extra["error"])
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def play(request: HttpRequest) -> HttpResponse:
+    form = SeekForm(request.POST)
+    if not form.is_valid():
+        return _panel_response(
+            request, form=form, error=str(_first_error(form))
+        )
+    try:
+        seek = services.create_seek(request.user, **form.cleaned_data)
+    except ActionRefused as refused:
+        return _panel_response(request, form=form, error=refused.message)
+    if seek.match_id is not None:
+        url = reverse("games:table", args=[seek.match_id])
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = url
+            return response
+        return redirect(url)
+    return _panel_response(request)
+
+
+@login_required
+@require_POST
+def cancel(request: HttpRequest) -> HttpResponse:
+    try:
+        services.cancel_seek(request.user)
+    except ActionRefused as refused:
+        return _panel_response(request, error=refused.message)
+    return _panel_response(request)
+
+
+def _first_error(form: SeekForm) -> str:
+    for errors in form.errors.values():
+        return errors[0]
+    return ""

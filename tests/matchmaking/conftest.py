@@ -1,0 +1,39 @@
+"""Helpers of the matchmaking tests: users and seeks with the usual wishes."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+_names = itertools.count()
+
+USUAL = {
+    "mode": "podkidnoy",
+    "players": 2,
+    "deck_size": 36,
+    "speed": "normal",
+    "is_rated": True,
+    "allow_bots": False,
+}
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits(settings) -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.MATCHMAKING_BOT_SECONDS = 20
+    settings.MATCHMAKING_WINDOW = (150.0, 15.0)
+
+
+def make_user(prefix: str = "seeker", **extra: Any):
+    return get_user_model().objects.create_user(
+        username=f"{prefix}{next(_names)}", password="pw", **extra
+    )
+
+
+def wishes(**changes: Any) -> dict[str, Any]:
+    return {**USUAL, **changes}
