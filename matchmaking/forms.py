@@ -11,7 +11,11 @@ from matchmaking.models import TURN_SECONDS, Game, Speed
 def speed_choices() -> list[tuple[str, str]]:
     """Each speed with its turn time: "Fast (15 s a move)"."""
     return [
-        (value, _("%(speed)s (%(seconds)d s a move)") % {"speed": label, "seconds": TURN_SECONDS[value]})
+        (
+            value,
+            _("%(speed)s (%(seconds)d s a move)")
+            % {"speed": label, "seconds": TURN_SECONDS[value]},
+        )
         for value, label in Speed.choices
     ]
 

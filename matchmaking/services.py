@@ -125,9 +125,7 @@ def create_seek(
                     created_at=timezone.now(),
                 )
         except IntegrityError:  # another request of this user made one meanwhile
-            raise ActionRefused(
-                _("You are already looking for a game."), code="seeking"
-            ) from None
+            raise ActionRefused(_("You are already looking for a game."), code="seeking") from None
         notify_lobby_changed()
     pair_pool(seek.pool())
     seek.refresh_from_db()
@@ -138,9 +136,7 @@ def cancel_seek(user: Any) -> Seek:
     """Stop looking; refused when the user has no waiting seek (it may just have been seated)."""
     with transaction.atomic():
         seek = (
-            Seek.objects.select_for_update()
-            .filter(user=user, status=Seek.Status.WAITING)
-            .first()
+            Seek.objects.select_for_update().filter(user=user, status=Seek.Status.WAITING).first()
         )
         if seek is None:
             raise ActionRefused(_("You are not looking for a game."), code="not_seeking")
@@ -152,10 +148,7 @@ def cancel_seek(user: Any) -> Seek:
 def pair_all() -> list[int]:
     """Pair every pool that has waiting seeks; the ids of the tables made."""
     pools = (
-        Seek.objects.filter(status=Seek.Status.WAITING)
-        .values(*POOL_FIELDS)
-        .order_by()
-        .distinct()
+        Seek.objects.filter(status=Seek.Status.WAITING).values(*POOL_FIELDS).order_by().distinct()
     )
     made = []
     for pool in list(pools):

@@ -53,9 +53,7 @@ def _panel_response(request: HttpRequest, **extra) -> HttpResponse:
 def play(request: HttpRequest) -> HttpResponse:
     form = SeekForm(request.POST)
     if not form.is_valid():
-        return _panel_response(
-            request, form=form, error=str(_first_error(form))
-        )
+        return _panel_response(request, form=form, error=str(_first_error(form)))
     try:
         seek = services.create_seek(request.user, **form.cleaned_data)
     except ActionRefused as refused:

@@ -30,10 +30,23 @@ def fresh_limits(settings) -> None:
 
 
 def make_user(prefix: str = "seeker", **extra: Any):
-    return get_user_model().objects.create_user(
-        username=f"{prefix}{next(_names)}", password="pw", **extra
-    )
+    # No password: hashing is slow, and the tests sign in with force_login.
+    return get_user_model().objects.create(username=f"{prefix}{next(_names)}", **extra)
 
 
 def wishes(**changes: Any) -> dict[str, Any]:
     return {**USUAL, **changes}
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """As in the live tests: a new layer per event loop, and no connection left open
+    in asgiref's database thread (PostgreSQL would not drop the test database)."""
+    from asgiref.sync import SyncToAsync
+    from channels.layers import channel_layers
+    from django.db import connections
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()

@@ -27,9 +27,7 @@ SEEKERS = 30
 def test_parallel_seekers_are_each_seated_once_at_whole_tables_of_one_kind():
     rng = random.Random(27)
     users = [make_user("par") for _ in range(SEEKERS)]
-    choices = [
-        wishes(players=rng.choice([2, 3]), deck_size=rng.choice([36, 52])) for _ in users
-    ]
+    choices = [wishes(players=rng.choice([2, 3]), deck_size=rng.choice([36, 52])) for _ in users]
     start = threading.Barrier(len(users))
     failures: list[BaseException] = []
 
@@ -42,7 +40,9 @@ def test_parallel_seekers_are_each_seated_once_at_whole_tables_of_one_kind():
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=seek, args=pair) for pair in zip(users, choices)]
+    threads = [
+        threading.Thread(target=seek, args=pair) for pair in zip(users, choices, strict=True)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -59,9 +59,7 @@ def test_parallel_seekers_are_each_seated_once_at_whole_tables_of_one_kind():
     for seek in seeks:
         if seek.status == Seek.Status.SEATED:
             by_match[seek.match_id].append(seek)
-    seated_users = Counter(
-        Seat.objects.filter(user__in=users).values_list("user_id", flat=True)
-    )
+    seated_users = Counter(Seat.objects.filter(user__in=users).values_list("user_id", flat=True))
     assert all(count == 1 for count in seated_users.values())
     assert set(seated_users) == {s.user_id for group in by_match.values() for s in group}
     for match_id, group in by_match.items():
@@ -73,9 +71,7 @@ def test_parallel_seekers_are_each_seated_once_at_whole_tables_of_one_kind():
         assert match.status == Match.Status.PLAYING
     # Whatever still waits could not fill a table of its kind.
     left = Counter(
-        tuple(s.pool()[f] for f in POOL_FIELDS)
-        for s in seeks
-        if s.status == Seek.Status.WAITING
+        tuple(s.pool()[f] for f in POOL_FIELDS) for s in seeks if s.status == Seek.Status.WAITING
     )
     for pool, count in left.items():
-        assert count < dict(zip(POOL_FIELDS, pool))["players"]
+        assert count < dict(zip(POOL_FIELDS, pool, strict=True))["players"]

@@ -21,9 +21,7 @@ pytestmark = pytest.mark.django_db
 
 def age(seek: Seek, seconds: float) -> None:
     """Let ``seek`` have waited ``seconds`` (the clock is the seek's own start)."""
-    Seek.objects.filter(pk=seek.pk).update(
-        created_at=timezone.now() - timedelta(seconds=seconds)
-    )
+    Seek.objects.filter(pk=seek.pk).update(created_at=timezone.now() - timedelta(seconds=seconds))
 
 
 def test_two_matching_seeks_sit_at_one_table_that_starts_at_once():
@@ -99,7 +97,9 @@ def test_a_lone_seek_that_allows_bots_gets_them_after_the_announced_wait():
 
 
 def test_bots_fill_only_the_seats_nobody_took():
-    seeks = [services.create_seek(make_user(), **wishes(players=4, allow_bots=True)) for _ in range(2)]
+    seeks = [
+        services.create_seek(make_user(), **wishes(players=4, allow_bots=True)) for _ in range(2)
+    ]
     for seek in seeks:
         age(seek, 25)
     [made] = services.pair_all()
@@ -195,7 +195,9 @@ class Wish:
 
 
 def test_groups_are_disjoint_full_and_mutually_compatible():
-    seeks = [Wish(n, r) for n, r in [("a", 1500), ("b", 2000), ("c", 1550), ("d", 1990), ("e", 1510)]]
+    seeks = [
+        Wish(n, r) for n, r in [("a", 1500), ("b", 2000), ("c", 1550), ("d", 1990), ("e", 1510)]
+    ]
 
     def fits(x, y):
         return abs(x.rating - y.rating) <= 100
