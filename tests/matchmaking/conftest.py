@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,6 +19,22 @@ USUAL = {
     "is_rated": True,
     "allow_bots": False,
 }
+
+
+@pytest.fixture(scope="session", autouse=True)
+def drop_stray_connections(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """Before the test database is dropped, end connections other threads left open
+    (the seeker threads' pooled connections, the socket tests' database thread)."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 @pytest.fixture(autouse=True)
