@@ -1,11 +1,14 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.generic import CreateView, DetailView
 
 from accounts.forms import SignUpForm
+from accounts.ratelimit import client_ip, count_one
 
 
 class SignUpView(CreateView):
@@ -19,6 +22,21 @@ class SignUpView(CreateView):
         return super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form):
+        # Accounts are free to make, so they are limited per address: a client with
+        # many accounts could otherwise take many users' shares (analyses, say).
+        key = f"signup:ip:{client_ip(self.request)}"
+        if count_one(key, settings.SIGNUP_RATE_LIMIT_WINDOW) > settings.SIGNUP_RATE_LIMIT_ACCOUNTS:
+            minutes = max(1, settings.SIGNUP_RATE_LIMIT_WINDOW // 60)
+            form.add_error(
+                None,
+                ngettext(
+                    "Too many accounts were made from your network; try again in %(minutes)d minute.",
+                    "Too many accounts were made from your network; try again in %(minutes)d minutes.",
+                    minutes,
+                )
+                % {"minutes": minutes},
+            )
+            return self.form_invalid(form)
         # The language the sign-up page was read in follows the new player everywhere.
         form.instance.language = self.request.LANGUAGE_CODE
         response = super().form_valid(form)

@@ -26,6 +26,8 @@ class DealAnalysis(models.Model):
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The address the request came from: one client's many accounts share a quota.
+    requested_from = models.GenericIPAddressField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     # Moved on by every progress step: a running analysis silent for long has lost its worker.

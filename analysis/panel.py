@@ -103,6 +103,9 @@ def review_panel(
         if row is not None and row.status == DealAnalysis.Status.QUEUED
         else 0,
     }
+    if row is not None and row.status == DealAnalysis.Status.QUEUED:
+        wait = services.expected_wait_seconds(context["ahead"])
+        context["wait_minutes"] = None if wait is None else max(1, -(-wait // 60))
     if review is None:
         return context
     # A seat view names no move: the graph spans the whole deal, future moves included.

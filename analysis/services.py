@@ -36,6 +36,8 @@ QUEUED_STALE_AFTER = timedelta(minutes=15)
 RUNNING_STALE_AFTER = timedelta(minutes=2)
 HEARTBEAT = timedelta(seconds=10)
 ACTIVE_STATUSES = (DealAnalysis.Status.QUEUED, DealAnalysis.Status.RUNNING)
+# How many finished runs the expected wait is averaged over.
+RECENT_RUNS = 20
 
 
 class Refused(Exception):
@@ -132,12 +134,13 @@ def analysis_seats(deal: Deal) -> list[int]:
     return humans or [s.number for s in seats]
 
 
-def start_analysis(deal: Deal, user: Any) -> tuple[DealAnalysis, bool]:
+def start_analysis(deal: Deal, user: Any, ip: str | None = None) -> tuple[DealAnalysis, bool]:
     """Claim the deal's analysis and queue it for the worker; ``(row, started)``.
 
     One run per deal: a deal whose analysis is queued, running or done is not queued
     again (a failed run, or one whose worker died, may be claimed again).  The claim,
-    the quota check and the queued task commit together.
+    the quota checks (the user's, and those of the request's address ``ip``) and the
+    queued task commit together.
     """
     if deal.status != Deal.Status.FINISHED:
         raise Refused(_("Only a finished game can be analysed."), status=409)
@@ -147,11 +150,13 @@ def start_analysis(deal: Deal, user: Any) -> tuple[DealAnalysis, bool]:
         row = DealAnalysis.objects.select_for_update().filter(deal=deal).first()
         if row is not None and not _may_claim_again(row):
             return row, False
-        check_quota(user)
+        check_quota(user, ip)
         if row is None:
             try:
                 with transaction.atomic():
-                    row = DealAnalysis.objects.create(deal=deal, requested_by=user)
+                    row = DealAnalysis.objects.create(
+                        deal=deal, requested_by=user, requested_from=ip or None
+                    )
             except IntegrityError:  # Another request claimed it a moment ago.
                 return DealAnalysis.objects.get(deal=deal), False
         else:
@@ -160,6 +165,7 @@ def start_analysis(deal: Deal, user: Any) -> tuple[DealAnalysis, bool]:
             row.error = ""
             row.result = None
             row.requested_by = user
+            row.requested_from = ip or None
             row.created_at = timezone.now()
             row.started_at = row.finished_at = None
             row.save()
@@ -182,10 +188,24 @@ def _may_claim_again(row: DealAnalysis) -> bool:
     return since < now - RUNNING_STALE_AFTER
 
 
-def check_quota(user: Any) -> None:
-    """Refuse a user who has too many analyses waiting, or asked for too many today."""
+def check_quota(user: Any, ip: str | None = None) -> None:
+    """Refuse a user who has too many analyses waiting, or asked for too many today,
+    or whose address ``ip`` has too many waiting (whatever the accounts behind it)."""
     mine = DealAnalysis.objects.filter(requested_by=user)
     active = settings.ANALYSIS_QUOTA_ACTIVE
+    per_ip = settings.ANALYSIS_QUOTA_ACTIVE_PER_IP
+    if ip and (
+        DealAnalysis.objects.filter(requested_from=ip, status__in=ACTIVE_STATUSES).count() >= per_ip
+    ):
+        raise Refused(
+            ngettext(
+                "%(count)d analysis from your network is already waiting; wait until it is done.",
+                "%(count)d analyses from your network are already waiting; wait until one is done.",
+                per_ip,
+            )
+            % {"count": per_ip},
+            status=429,
+        )
     if mine.filter(status__in=ACTIVE_STATUSES).count() >= active:
         raise Refused(
             ngettext(
@@ -214,6 +234,21 @@ def queue_position(row: DealAnalysis) -> int:
     return DealAnalysis.objects.filter(
         status=DealAnalysis.Status.QUEUED, created_at__lt=row.created_at
     ).count()
+
+
+def expected_wait_seconds(ahead: int) -> int | None:
+    """About how long an analysis with ``ahead`` others before it waits to be done,
+    from how long the last finished ones took (None before any has finished)."""
+    recent = DealAnalysis.objects.filter(
+        status=DealAnalysis.Status.DONE, started_at__isnull=False, finished_at__isnull=False
+    ).order_by("-finished_at")[:RECENT_RUNS]
+    took = [
+        (finished - started).total_seconds()
+        for started, finished in recent.values_list("started_at", "finished_at")
+    ]
+    if not took:
+        return None
+    return round((ahead + 1) * sum(took) / len(took))
 
 
 def analysis_budget() -> AnalysisBudget:

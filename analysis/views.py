@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.ratelimit import client_ip
 from games.engine import Action
 from games.models import Deal, Match, Seat
 from games.move_words import suggest_action
@@ -74,7 +75,7 @@ def deal_analysis(request: HttpRequest, match_id: int, deal_number: int) -> Http
         if not request.user.is_authenticated:
             return JsonResponse({"error": _("Log in to analyse a game.")}, status=403)
         try:
-            services.start_analysis(deal, request.user)
+            services.start_analysis(deal, request.user, client_ip(request) or None)
         except services.Refused as refused:
             # htmx swaps only 2xx answers; the panel carries the refusal itself.
             error, status = str(refused), 200 if request.htmx else refused.status

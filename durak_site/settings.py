@@ -193,6 +193,8 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # Analyses a user may have waiting or running at once, and may ask for per day.
 ANALYSIS_QUOTA_ACTIVE = int(os.environ.get("ANALYSIS_QUOTA_ACTIVE", "2"))
 ANALYSIS_QUOTA_PER_DAY = int(os.environ.get("ANALYSIS_QUOTA_PER_DAY", "20"))
+# Analyses waiting or running at once from one IP address, whatever the accounts.
+ANALYSIS_QUOTA_ACTIVE_PER_IP = int(os.environ.get("ANALYSIS_QUOTA_ACTIVE_PER_IP", "4"))
 # The worker's time and sampled deals per judged decision.
 ANALYSIS_SECONDS = float(os.environ.get("ANALYSIS_SECONDS", "0.4"))
 ANALYSIS_SAMPLES = int(os.environ.get("ANALYSIS_SAMPLES", "30"))
@@ -233,6 +235,9 @@ LOGIN_RATE_LIMIT_WINDOW = int(os.environ.get("LOGIN_RATE_LIMIT_WINDOW", "60"))
 # Language switches one user may make within the window (each re-renders their sockets).
 LANGUAGE_SWITCH_LIMIT = int(os.environ.get("LANGUAGE_SWITCH_LIMIT", "6"))
 LANGUAGE_SWITCH_WINDOW = int(os.environ.get("LANGUAGE_SWITCH_WINDOW", "60"))
+# Accounts that may be created from one IP address within the window (seconds).
+SIGNUP_RATE_LIMIT_ACCOUNTS = int(os.environ.get("SIGNUP_RATE_LIMIT_ACCOUNTS", "5"))
+SIGNUP_RATE_LIMIT_WINDOW = int(os.environ.get("SIGNUP_RATE_LIMIT_WINDOW", "3600"))
 
 # Rated games a player needs in a class to appear on its leaderboard.
 LEADERBOARD_MIN_GAMES = int(os.environ.get("LEADERBOARD_MIN_GAMES", "10"))
