@@ -25,6 +25,7 @@ from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
 from games.engine import Action
 from games.models import Match, Seat
 from games.move_words import describe_action, names_in_words
+from games.seating import places, seat_label, team_legend
 from games.services import clock
 from games.table_sql import table_rows
 
@@ -40,15 +41,6 @@ VARIANT_NAMES = [
     gettext_noop("One winner"),
 ]
 MAX_BACKS = 8
-# Where the other seats sit around the oval, in play order starting at the viewer's left.
-PLACES: dict[int, tuple[str, ...]] = {
-    0: (),
-    1: ("top",),
-    2: ("upleft", "upright"),
-    3: ("left", "top", "right"),
-    4: ("left", "upleft", "upright", "right"),
-    5: ("left", "upleft", "top", "upright", "right"),
-}
 
 
 def variant_name(variant: Any) -> str:
@@ -142,6 +134,7 @@ def table_context(
             {
                 "number": seat.number,
                 "name": seat.display_name if (seat.user_id or seat.bot_level) else _("Free seat"),
+                **seat_label(seat),
                 "is_empty": not (seat.user_id or seat.bot_level),
                 "is_bot": seat.is_bot,
                 "is_me": seat.number == me,
@@ -152,6 +145,9 @@ def table_context(
                 "is_attacker": bool(view) and playing and view["attacker"] == seat.number,
                 "is_defender": bool(view) and playing and view["defender"] == seat.number,
                 "to_act": seat.number in to_act,
+                # Marked as acting only while the game waits for the seat: a player who
+                # may throw in but need not is not what the table waits for.
+                "acting": seat.number in on_clock,
                 "is_out": bool(view) and seat.number in view["out"],
                 "said_done": bool(view) and playing and seat.number in view["done"],
                 "connected": seat.is_bot
@@ -163,9 +159,7 @@ def table_context(
     # Seats go round the table starting after the viewer, so "you" sit at the bottom.
     start = (me + 1) if me is not None else 0
     others = [row for row in seat_rows[start:] + seat_rows[:start] if not row["is_me"]]
-    # A spectator has no seat at the bottom: the first seat takes it.
-    places = PLACES[len(others)] if me is not None else ("bottom", *PLACES[len(others) - 1])
-    for row, place in zip(others, places, strict=False):
+    for row, place in zip(others, places(len(others), spectator=me is None), strict=True):
         row["place"] = place
 
     hand = []
@@ -224,14 +218,26 @@ def table_context(
         "view": view,
         "seats": seat_rows,
         "others": others,
+        "team_legend": team_legend(seat_rows),
         "my_row": seat_rows[me] if me is not None else None,
         "hand": hand,
         "controls": controls,
         "can_resign": can_resign,
+        # A hint only when there is a move to hint at (not while the player waits).
+        "can_hint": bool(legal) and me is not None and not match.is_rated,
         "table": table,
         "trump": card(view["trump"]) if view else None,
         "deadline": deadline,
-        "status_text": _status_text(match, view, me, names, to_act, on_clock, legal),
+        # The status names seats as the seats show them ("Bot 6"), in two lines at most.
+        "status_text": _status_text(
+            match,
+            view,
+            me,
+            {r["number"]: r["short_name"] for r in seat_rows},
+            to_act,
+            on_clock,
+            legal,
+        ),
         "result": _result(match, view, names, me, game) if view and view["is_over"] else None,
         "invite_url": reverse("games:join_by_token", args=[match.invite_token])
         if match.is_private and match.status == Match.Status.WAITING
@@ -273,12 +279,16 @@ def _status_text(
         # The defender still has unbeaten cards: the attackers wait for the answer.
         if any(action.kind == "attack" for action in legal):
             return _("%(name)s is defending; you may throw in cards.") % {"name": names[defender]}
-        return _("Wait: %(name)s is defending.") % {"name": names[defender]}
+        if defender in on_clock:
+            return _("Wait: %(name)s is defending.") % {"name": names[defender]}
     if view["phase"] == "attack":
         return _("%(name)s leads.") % {"name": names[view["attacker"]]}
-    if defender in to_act:
+    # Name the seats the game waits for, as the seats mark them: a defender whose cards
+    # are all beaten may still take, but the game waits for the attackers.
+    waited = on_clock or to_act
+    if defender in waited:
         return _("%(name)s is defending.") % {"name": names[defender]}
-    waiting = names_in_words([names[s] for s in sorted(to_act)])
+    waiting = names_in_words([names[s] for s in sorted(waited)])
     if view["phase"] == "taking":
         if me == defender:
             return _("You take the cards; %(names)s may throw in more.") % {"names": waiting}
@@ -363,7 +373,7 @@ def piece_inputs(context: dict[str, Any]) -> dict[str, Any]:
             match.is_private,
         ),
         "status": (context["status_text"], context["playing"], my_row),
-        "seats": context["others"],
+        "seats": (context["others"], context["team_legend"]),
         "felt": _felt_inputs(context),
         "hand": (context["is_player"], my_row, context["hand"]),
         "controls": (
@@ -373,6 +383,7 @@ def piece_inputs(context: dict[str, Any]) -> dict[str, Any]:
             context["playing"],
             match.is_rated,
             context["can_resign"],
+            context["can_hint"],
         ),
         "result": (
             context["result"],

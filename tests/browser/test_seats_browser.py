@@ -1,0 +1,154 @@
+"""Every table size, on a phone and on a desktop, in Russian and in English.
+
+For each count of players the variants allow up to seven, and for both team layouts,
+the table opens, every other seat shows its short name and its bot level whole and on
+screen (measured from the DOM), the seat the game waits for is marked and named in the
+status line, and one full bout is played.  Each count runs on both viewports; the
+languages alternate between them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Match, RuleVariant
+from games.services import load_game
+from tests.browser.test_table_browser import Player
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 768}
+BOT_WORD = {"en": "Bot", "ru": "Бот"}
+LEVELS = {"en": {"easy": "Easy", "medium": "Medium"}, "ru": {"easy": "Лёгкий", "medium": "Средний"}}
+
+# (variant, players, language on the phone); the desktop run takes the other language.
+TABLES = [
+    ("classic", 2, "ru"),
+    ("classic", 3, "en"),
+    ("classic", 4, "ru"),
+    ("classic", 5, "en"),
+    ("classic", 6, "ru"),
+    ("full-deck-52", 7, "en"),
+    ("teams-2x2", 4, "en"),
+    ("teams-3x3", 6, "ru"),
+]
+CASES = [
+    pytest.param(slug, players, lang, viewport, id=f"{slug}-{players}-{lang}-{name}")
+    for slug, players, phone_lang in TABLES
+    for lang, viewport, name in (
+        (phone_lang, PHONE, "phone"),
+        ("en" if phone_lang == "ru" else "ru", DESKTOP, "desktop"),
+    )
+]
+
+# For each other seat: its name and level, each whole (nothing cut off or scrolled
+# inside it) and inside the viewport, and whether the seat is marked as acting.
+SEATS = """() => [...document.querySelectorAll("#table-seats .seat")].map((seat) => {
+  const whole = (el) => {
+    if (!el) return null;
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return {
+      text: el.textContent.trim(),
+      shown: box.width > 0 && box.height > 0 && style.visibility !== "hidden" && style.display !== "none",
+      uncut: el.scrollWidth <= el.clientWidth + 0.5 && el.scrollHeight <= el.clientHeight + 0.5,
+      onScreen: box.left >= 0 && box.right <= window.innerWidth + 0.5 && box.top + window.scrollY >= 0,
+    };
+  };
+  const box = seat.getBoundingClientRect();
+  return {
+    seat: parseInt(seat.dataset.seat, 10),
+    name: whole(seat.querySelector(".name")),
+    level: whole(seat.querySelector(".level")),
+    seatUncut: seat.scrollWidth <= seat.clientWidth + 0.5,
+    seatOnScreen: box.left >= 0 && box.right <= window.innerWidth + 0.5,
+    acting: seat.classList.contains("acting"),
+    team: seat.querySelector(".team") ? seat.querySelector(".team").className : null,
+  };
+})"""
+# The status line and whether the viewer's own hand is the one the game waits for.
+STATUS = """() => ({
+  text: document.querySelector("#table-status .status-text").textContent.trim(),
+  mine: Boolean(document.querySelector("#table-hand .me.acting")),
+  canPlay: Boolean(document.querySelector(
+    "#table-hand .hand-card:not([disabled]), #table-controls button[data-action]")),
+  hint: Boolean(document.querySelector("#table-controls .control-hint")),
+})"""
+
+
+def check_seats(player: Player, players: int, levels: dict[int, str]) -> None:
+    seats = player.page.evaluate(SEATS)
+    assert sorted(s["seat"] for s in seats) == list(range(1, players))
+    for s in seats:
+        for part in ("name", "level"):
+            shown = s[part]
+            assert shown and shown["shown"], (part, s)
+            assert shown["uncut"], (part, s)
+            assert shown["onScreen"], (part, s)
+        assert s["name"]["text"] == f"{BOT_WORD[player.lang]} {s['seat'] + 1}", s
+        assert s["level"]["text"] == LEVELS[player.lang][levels[s["seat"]]], s
+        assert s["seatUncut"] and s["seatOnScreen"], s
+    assert (
+        player.page.evaluate("() => document.documentElement.scrollWidth")
+        <= (player.page.viewport_size["width"])
+    )
+
+
+def check_turn_marks(player: Player) -> None:
+    """The seat the game waits for is marked, and the status line names it; a hand
+    marked as acting has something to play."""
+    status = player.page.evaluate(STATUS)
+    if status["mine"]:
+        assert status["canPlay"], status
+        return
+    assert not status["hint"] or status["canPlay"], status
+    for s in player.page.evaluate(SEATS):
+        if s["acting"]:
+            assert s["name"]["text"] in status["text"], (s["name"]["text"], status)
+
+
+def bout_played(match: Match) -> bool:
+    """A bout has ended: the table is empty again after cards were beaten or taken."""
+    match.refresh_from_db()
+    game = load_game(match)
+    if game is None:
+        return False
+    view = game.view(None)
+    taken = match.moves.filter(action__contains="take").exists()
+    return game.is_over or (not view["table"] and (view["discard"] > 0 or taken))
+
+
+@pytest.mark.parametrize(("slug", "players", "lang", "viewport"), CASES)
+def test_every_seat_reads_and_a_bout_is_played(
+    slug, players, lang, viewport, browser, live_server_url
+):
+    me = Player(browser, live_server_url, "Ада", lang, viewport=viewport)
+    levels = {seat: ("easy", "medium")[seat % 2] for seat in range(1, players)}
+    page = me.page
+    page.goto(live_server_url + "/")
+    page.select_option("#id_variant", str(RuleVariant.objects.get(slug=slug).pk))
+    page.fill("#id_players", str(players))
+    for seat, level in levels.items():
+        page.select_option(f"#id_seat_{seat}", level)
+    page.locator("form.create-table [type=submit]").click()
+    page.wait_for_url("**/games/*/")
+    page.wait_for_selector('#connection-state[data-state="open"]')
+    page.wait_for_selector("#table-hand .hand-card")
+    match = Match.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
+    check_seats(me, players, levels)
+    if match.variant.teams:
+        # Every seat wears its team's colour, and the legend names both teams.
+        assert all(s["team"] for s in page.evaluate(SEATS))
+        assert page.locator("#table-seats .team-legend .legend-entry").count() == 2
+    for _ in range(400):
+        if bout_played(match):
+            break
+        check_turn_marks(me)
+        if not me.step():
+            page.wait_for_timeout(60)  # A bot is thinking.
+    else:
+        raise AssertionError("no bout ended")
+    check_seats(me, players, levels)
+    me.check_page()
+    me.context.close()
