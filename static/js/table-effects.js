@@ -1,12 +1,12 @@
 // Motion and sound at the table.
 //
-// Motion: each push is swapped by htmx (htmx.swap) inside a view transition.  Every
-// face-up card on the felt and in the hand is named after its code, so a card that is
-// in another place after the push (hand to table, table to the taker's hand) glides
-// there.  Cards that come from, or go to, places where they lie
-// face down (another seat, the discard pile) get a stand-in card back named like them
-// for the moment of the transition.  Reduced motion, or a browser without view
-// transitions, leaves the swap to the socket extension as it is.
+// Motion never holds a push back: the socket extension swaps each push in at once, and
+// only then do the cards that changed place glide from where they were to where they
+// now lie (first, last, invert, play).  A card that came from a seat, where it lay face
+// down, starts at that seat's backs; a card gone from the felt glides as a stand-in to
+// the discard pile or to the seat that took it.  Only cards of the bout and the hand
+// move: the trump under the talon stays where it lies.  Reduced motion, or a hidden
+// page, moves nothing.
 //
 // Sound: a short chime when it becomes your turn, a thud when cards are taken, a
 // phrase at game over.  Off until the player turns it on; the choice is remembered.
@@ -15,11 +15,12 @@
   const page = document.getElementById("table-page");
   if (!page) return;
   const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
-  let queue = Promise.resolve();
+  const MOVING = "#table-felt .bout .playing-card[data-card], #table-hand .playing-card[data-card]";
+  const GLIDE = { duration: 320, easing: "ease-out" };
   let before = null;
 
   function animating() {
-    return Boolean(document.startViewTransition) && !reducedMotion.matches && document.visibilityState === "visible";
+    return !reducedMotion.matches && document.visibilityState === "visible";
   }
 
   // ------------------------------------------------------------------ state
@@ -48,125 +49,107 @@
   }
 
   // ------------------------------------------------------------------ motion
-  function nameCards() {
-    const seen = new Set();
-    page.querySelectorAll("#table-felt .playing-card[data-card], #table-hand .playing-card[data-card]").forEach((el) => {
-      const code = el.dataset.card;
-      el.style.viewTransitionName = seen.has(code) ? "" : `card-${code}`;
-      seen.add(code);
+  // Where each moving card lies now, and a copy of it for a stand-in should it leave.
+  function positions() {
+    const cards = new Map();
+    page.querySelectorAll(MOVING).forEach((el) => {
+      // A glide still running ends here: the next one starts from the card's place.
+      el.getAnimations().forEach((animation) => animation.finish());
+      if (!cards.has(el.dataset.card)) cards.set(el.dataset.card, { box: el.getBoundingClientRect(), el: el.cloneNode(true) });
     });
+    return cards;
   }
 
-  function ghost(container, code) {
-    const back = document.createElement("span");
-    back.className = "playing-card back card-ghost";
-    back.setAttribute("aria-hidden", "true");
-    back.style.viewTransitionName = `card-${code}`;
-    container.appendChild(back);
-    return back;
+  function glide(el, from, to) {
+    const dx = from.left - to.left;
+    const dy = from.top - to.top;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return null;
+    const scale = to.width ? from.width / to.width : 1;
+    return el.animate(
+      [
+        { transformOrigin: "0 0", transform: `translate(${dx}px, ${dy}px) scale(${scale})` },
+        { transformOrigin: "0 0", transform: "none" },
+      ],
+      GLIDE,
+    );
   }
 
-  // Cards about to land on the felt from a seat: they start as backs on that seat.
-  function arrivals(message, state) {
-    const incoming = document.createElement("template");
-    incoming.innerHTML = message;
-    const felt = incoming.content.getElementById("table-felt");
-    if (!felt) return [];
-    const present = new Set(codes(page, "#table-felt [data-card], #table-hand [data-card]"));
-    const made = [];
-    felt.querySelectorAll(".bout [data-card]").forEach((el) => {
+  // A stand-in for a card that left the felt: it lies where the card was and glides
+  // to where the card went, then goes.
+  function standIn(card, to) {
+    const el = card.el;
+    el.classList.add("card-ghost");
+    el.removeAttribute("data-card");
+    el.removeAttribute("role");
+    el.removeAttribute("aria-label");
+    el.setAttribute("aria-hidden", "true");
+    el.style.position = "fixed";
+    el.style.left = `${card.box.left}px`;
+    el.style.top = `${card.box.top}px`;
+    el.style.width = `${card.box.width}px`;
+    el.style.height = `${card.box.height}px`;
+    el.style.margin = "0";
+    page.appendChild(el);
+    const animation = el.animate(
+      [
+        { transform: "none" },
+        { transform: `translate(${to.left - card.box.left}px, ${to.top - card.box.top}px)`, opacity: 0.4 },
+      ],
+      GLIDE,
+    );
+    const remove = () => el.remove();
+    animation.finished.then(remove, remove);
+  }
+
+  function playMotion(state, cards) {
+    const seen = new Set();
+    page.querySelectorAll(MOVING).forEach((el) => {
       const code = el.dataset.card;
-      if (present.has(code)) return;
+      if (seen.has(code)) return;
+      seen.add(code);
+      const to = el.getBoundingClientRect();
+      const was = cards.get(code);
+      if (was) {
+        glide(el, was.box, to);
+        return;
+      }
+      // New on the felt: it comes from the seat that played it.
+      if (!el.closest("#table-felt")) return;
       const seat = el.closest(".defence") ? state.defender : state.attacker;
       const backs = seatBacks(seat);
-      if (backs) made.push(ghost(backs, code));
+      if (backs) glide(el, backs.getBoundingClientRect(), to);
     });
-    return made;
-  }
-
-  // Cards gone from the felt: to the discard pile if it grew, else to the one who took them.
-  function departures(state) {
-    const now = new Set(codes(page, "#table-felt [data-card], #table-hand [data-card]"));
-    const gone = state.table.filter((code) => !now.has(code));
-    if (!gone.length) return { taken: false, ghosts: [] };
+    const gone = state.table.filter((code) => !seen.has(code));
+    if (!gone.length) return false;
     const discarded = snapshot().discard > state.discard;
     const target = discarded ? page.querySelector("#table-felt .discard-pile") : seatBacks(state.defender);
-    const ghosts = target ? gone.map((code) => ghost(target, code)) : [];
-    return { taken: !discarded, ghosts };
-  }
-
-  // The socket extension swaps every top-level element of a frame out of band;
-  // htmx.swap does so only for those that say it.
-  function outOfBand(message) {
-    const incoming = document.createElement("template");
-    incoming.innerHTML = message;
-    for (const el of incoming.content.children) {
-      if (!el.hasAttribute("hx-swap-oob")) el.setAttribute("hx-swap-oob", "true");
+    if (target) {
+      const to = target.getBoundingClientRect();
+      gone.forEach((code) => cards.has(code) && standIn(cards.get(code), to));
     }
-    return incoming.innerHTML;
-  }
-
-  function transition(message) {
-    return new Promise((resolve) => {
-      const state = snapshot();
-      const early = arrivals(message, state);
-      nameCards();
-      let moved = { taken: false, ghosts: [] };
-      let finished = false;
-      const finish = () => {
-        if (finished) return;
-        finished = true;
-        resolve();
-      };
-      const swap = () => htmx.swap(page, outOfBand(message), { swapStyle: "none" }, {
-        contextElement: page,
-        afterSwapCallback() {
-          early.forEach((el) => el.remove());
-          nameCards();
-          moved = departures(state);
-        },
-        afterSettleCallback() {
-          // table.js and the sounds run as after any push.
-          htmx.trigger(page, "htmx:wsAfterMessage", { message });
-          sounds(state, moved);
-        },
-      });
-      const view = document.startViewTransition(swap);
-      // A newer push skips this animation (its swap still runs): that is no error.
-      view.ready.catch(() => {});
-      // The stand-ins only mark where cards land: gone once they have.
-      // The next push waits for this glide to end, so a quick answer does not cut it
-      // short; never for long, whatever happens to this one.
-      const done = () => {
-        moved.ghosts.forEach((el) => el.remove());
-        finish();
-      };
-      view.finished.then(done, done);
-      window.setTimeout(finish, 600);
-    });
+    return !discarded;
   }
 
   page.addEventListener("htmx:wsBeforeMessage", (event) => {
-    const message = event.detail.message;
-    if (typeof message !== "string" || !animating()) {
-      before = snapshot();
-      return;
-    }
-    event.preventDefault();
-    queue = queue.then(() => transition(message));
+    if (typeof event.detail.message !== "string") return;
+    before = { state: snapshot(), cards: animating() ? positions() : null };
   });
 
-  // Pushes swapped by the socket extension itself still make their sounds.
-  document.body.addEventListener("htmx:wsAfterMessage", (event) => {
-    if (!before || event.target !== page) return;
-    const state = before;
+  // The extension has swapped the push in: now the cards glide over the new state.
+  page.addEventListener("htmx:wsAfterMessage", () => {
+    if (!before) return;
+    const { state, cards } = before;
     before = null;
-    const now = new Set(codes(page, "#table-felt [data-card], #table-hand [data-card]"));
-    const gone = state.table.filter((code) => !now.has(code));
-    sounds(state, { taken: gone.length > 0 && snapshot().discard === state.discard });
+    let taken;
+    if (cards) {
+      taken = playMotion(state, cards);
+    } else {
+      const now = new Set(codes(page, "#table-felt [data-card], #table-hand [data-card]"));
+      const gone = state.table.filter((code) => !now.has(code));
+      taken = gone.length > 0 && snapshot().discard === state.discard;
+    }
+    sounds(state, { taken });
   });
-
-  nameCards();
 
   // ------------------------------------------------------------------ sound
   const toggle = document.getElementById("sound-toggle");

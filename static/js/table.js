@@ -151,11 +151,24 @@
     }
     restoreFocus();
     fullInviteLinks();
+    showResult();
+    tick();
+  });
+
+  // A click on the invite link selects it, ready to copy.
   page.addEventListener("click", (event) => {
     if (event.target.matches("input[data-path]")) event.target.select();
   });
-    tick();
-  });
+
+  // When the game ends, the result (the fool, Rematch, Replay) comes into view: on a
+  // phone it lies below the table.
+  let resultShown = Boolean(document.querySelector("#table-result:not(.is-hidden)"));
+  function showResult() {
+    const result = document.getElementById("table-result");
+    const shown = Boolean(result && !result.classList.contains("is-hidden"));
+    if (shown && !resultShown) result.scrollIntoView({ block: "start" });
+    resultShown = shown;
+  }
 
   const connection = document.getElementById("connection-state");
   document.body.addEventListener("htmx:wsOpen", () => {

@@ -357,6 +357,11 @@ def test_a_game_on_a_phone(lang, browser, live_server_url):
     assert page.locator(".chat-log .chat-line").count() == 1
     me.play()
     assert page.evaluate(PAGE_WIDTH) <= PHONE["width"]
+    # At game over the outcome and the way on (Rematch, Replay) are in view.
+    page.locator("#table-result").wait_for(state="visible")
+    for part in (".outcome", ".result-links"):
+        box = page.locator(f"#table-result {part}").bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (part, box)
     me.finish()
 
 
