@@ -19,8 +19,11 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	@touch $(STAMP)
 
+# Static files are collected (hashed, compressed, cached for good), as in production.
+run: export DJANGO_COLLECTED_STATIC ?= 1
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v 0
 	@echo
 	@echo "  Durak Online is starting on http://$(HOST):$(PORT)/"
 	@echo "  Create an admin account with:  $(BIN)/python manage.py createsuperuser"

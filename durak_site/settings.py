@@ -254,19 +254,22 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Collected static files (hashed names, compressed, cached for good) unless debug mode
+# serves them straight from the finders.  `make run` collects them, in debug mode too:
+# DJANGO_COLLECTED_STATIC=1.
+COLLECTED_STATIC = env_bool("DJANGO_COLLECTED_STATIC", not DEBUG)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "durak_site.static_storage.HashedStaticFilesStorage"
+            if COLLECTED_STATIC
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
 }
-# In debug mode whitenoise serves straight from the finders: no collectstatic.
-WHITENOISE_USE_FINDERS = DEBUG
-WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_USE_FINDERS = not COLLECTED_STATIC
+WHITENOISE_AUTOREFRESH = not COLLECTED_STATIC
 
 # --- Content-Security-Policy (django-csp) ---------------------------------
 # Everything the pages load comes from this origin: no inline script or style,
