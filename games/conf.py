@@ -31,6 +31,9 @@ DEFAULTS: dict[str, Any] = {
     # Seconds between a socket's heartbeats: it rejoins its groups (a restarted
     # Redis forgets them) and checks that its user is still signed in.
     "GAMES_SOCKET_HEARTBEAT": 20.0,
+    # A lobby socket renders the lobby this long after a change, once for all the
+    # changes meanwhile.
+    "GAMES_LOBBY_PUSH_SECONDS": 0.3,
     # The lobby socket only listens: a burst of this many frames, refilled per second.
     "GAMES_LOBBY_FRAME_RATE": (5, 1),
     # Hint searches one process runs at once; more are refused until one ends.

@@ -472,6 +472,8 @@ class LobbyConsumer(GuardedSocket):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.frames = TokenBucket(*setting("GAMES_LOBBY_FRAME_RATE"))
+        self.lobby_pending = False
+        self.lobby_sending = asyncio.Lock()
         try:  # the same sign-in check as every other handshake
             await db_call(signed_in_user)(self.session_key(), user.pk)
         except SignedOut as out:
@@ -503,7 +505,22 @@ class LobbyConsumer(GuardedSocket):
         await self.close(code=out.code)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await db_call(_lobby_html)())
+        """Render the lobby once for a burst of changes (fifty seeks in a second are
+        one render, not fifty queued behind each other): the first change of a burst
+        schedules the render, the others find it pending."""
+        if self.lobby_pending:
+            return
+        self.lobby_pending = True
+        asyncio.ensure_future(self.send_lobby_soon())
+
+    async def send_lobby_soon(self) -> None:
+        await asyncio.sleep(setting("GAMES_LOBBY_PUSH_SECONDS"))
+        async with self.lobby_sending:  # renders go out in the order they were read
+            self.lobby_pending = False  # a change from now on renders again
+            try:
+                await self.send(text_data=await db_call(_lobby_html)())
+            except Exception:  # a closed socket or a failed read: the next change tries again
+                logger.exception("could not push the lobby")
 
     async def seek_changed(self, event: dict[str, Any]) -> None:
         """This user's seek was seated or ended: their "Play now" panel again."""
