@@ -8,6 +8,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # Task worker processes (post-game analyses) beside the web processes.
 WORKERS ?= 1
+# Bot worker processes (bot moves and hints); the web processes never search.
+BOT_WORKERS ?= 1
 PYTEST_WORKERS ?= 2
 
 .PHONY: run test lint format messages run-cluster clean
@@ -28,13 +30,13 @@ run: $(STAMP)
 	@echo "  Durak Online is starting on http://$(HOST):$(PORT)/"
 	@echo "  Create an admin account with:  $(BIN)/python manage.py createsuperuser"
 	@echo
-	$(BIN)/python -m durak_site.cluster --embedded --no-migrate --host $(HOST) --ports $(PORT) --workers $(WORKERS)
+	$(BIN)/python -m durak_site.cluster --embedded --no-migrate --host $(HOST) --ports $(PORT) --workers $(WORKERS) --bot-workers $(BOT_WORKERS)
 
-# Daphne processes (CLUSTER_PORTS) and task workers sharing DATABASE_URL and REDIS_URL;
+# Daphne processes (CLUSTER_PORTS), task workers and bot workers sharing DATABASE_URL and REDIS_URL;
 # refuses without them.  A process that dies is restarted while the others serve.
 CLUSTER_PORTS ?= 8001,8002
 run-cluster: $(STAMP)
-	$(BIN)/python -m durak_site.cluster --host $(HOST) --ports $(CLUSTER_PORTS) --workers $(WORKERS)
+	$(BIN)/python -m durak_site.cluster --host $(HOST) --ports $(CLUSTER_PORTS) --workers $(WORKERS) --bot-workers $(BOT_WORKERS)
 
 # Browser tests run in a pytest process of their own: Playwright's sync API
 # keeps an event loop running in its thread, which the asyncio tests can't share.

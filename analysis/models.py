@@ -44,3 +44,33 @@ class DealAnalysis(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+
+class HintRequest(models.Model):
+    """A player's request for a hint, queued for a bot worker, and its answer.
+
+    The web process checks and counts the request and stores it; a bot worker
+    claims it (``claimed_until`` is its lease: a worker that dies mid-search loses
+    nothing), searches, and stores the suggested action.  The asking socket is told
+    through the channel layer and also looks for the answer itself, which the
+    embedded in-memory layer (one process) needs.
+    """
+
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    # The table's version when asked: a hint for another position is no hint.
+    version = models.PositiveIntegerField()
+    # The asking socket's channel; blank for a request over HTTP.
+    channel_name = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(db_index=True)
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    # The suggested action; blank in an answer means the table moved on meanwhile.
+    action = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["answered_at", "claimed_until"])]
+
+    def __str__(self) -> str:
+        return f"hint {self.pk} for seat {self.seat} of match {self.match_id}"

@@ -1,35 +1,26 @@
-"""Hints for live tables and background post-game analysis of finished deals."""
+"""Background post-game analysis of finished deals (hints: ``analysis.hints``)."""
 
 from __future__ import annotations
 
 import logging
-import random
-import threading
-import time
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.bots import Budget, get_bot
 from games.bots.analysis import AnalysisBudget, analyse_record
-from games.conf import setting
-from games.engine import Action, Game
-from games.models import Deal, Match, Seat
+from games.models import Deal, Seat
 
 from .models import DealAnalysis
 from .tasks import analyse_deal
 
 log = logging.getLogger(__name__)
 
-HINT_BUDGET = Budget(seconds=0.8)
 # A queued analysis no worker took, or a running one that stopped reporting progress,
 # may be claimed again after these.
 QUEUED_STALE_AFTER = timedelta(minutes=15)
@@ -46,82 +37,6 @@ class Refused(Exception):
     def __init__(self, message: str, status: int = 403) -> None:
         super().__init__(message)
         self.status = status
-
-
-# ---------------------------------------------------------------------- hints
-
-
-def hint_for(match: Match, user: Any, rng: random.Random | None = None) -> Action:
-    """The hard bot's suggestion for ``user``'s seat; raises Refused when not allowed.
-
-    Every caller (the page's button over HTTP, any of the user's sockets) comes
-    here, so the per-user limit holds across all of them.
-    """
-    take_hint_allowance(user)
-    if match.is_rated:
-        raise Refused(_("Hints are only available in unrated games."))
-    seat = Seat.objects.filter(match=match, user_id=user.pk).first()
-    if seat is None:
-        raise Refused(_("Only a player at this table may ask for a hint."))
-    if match.status != Match.Status.PLAYING or not match.state:
-        raise Refused(_("There is no game in progress."), status=409)
-    game = Game.from_snapshot(match.state)
-    if game.is_over or seat.number not in game.to_act():
-        raise Refused(_("It is not your turn."), status=409)
-    if not any(action.seat == seat.number for action in game.legal_actions()):
-        # An attacker with nothing to throw in waits for the defender.
-        raise Refused(_("You have nothing to play now; wait for the others."), status=409)
-    # The bot sees only what this seat may know, never the real deal.
-    knowledge = game.knowledge(seat.number)
-    del game
-    if not _searches.acquire(blocking=False):
-        raise Refused(_("Hints are busy right now; try again in a moment."), status=429)
-    try:
-        action = get_bot("hard").choose_action(knowledge, rng or random.Random(), HINT_BUDGET)
-    finally:
-        _searches.release()
-    if action is None:
-        # The search would wait for the defender here; suggest the seat's safest move.
-        action = _fallback(knowledge)
-    return action
-
-
-# Each search is up to HINT_BUDGET of CPU: a few at once per process, no more.
-_searches = threading.BoundedSemaphore(setting("GAMES_HINT_SEARCHES"))
-
-
-def take_hint_allowance(user: Any) -> None:
-    """Count one hint request of ``user``; refuse past GAMES_HINT_RATE.
-
-    The counter lives in the cache (Redis in a cluster), so the user's sockets on
-    every process and their HTTP requests share it.  The window is fixed and the
-    increment atomic, so parallel requests cannot slip past it.
-    """
-    count, seconds = setting("GAMES_HINT_RATE")
-    window = int(time.time() // seconds)
-    key = f"hints:{user.pk}:{window}"
-    cache.add(key, 0, timeout=int(seconds) + 1)
-    try:
-        used = cache.incr(key)
-    except ValueError:  # The key expired between the two calls: a fresh window.
-        cache.add(key, 1, timeout=int(seconds) + 1)
-        used = 1
-    if used > count:
-        raise Refused(_("You are asking for hints too fast; wait a moment."), status=429)
-
-
-def render_hint(action: Action | None = None, error: str | None = None) -> str:
-    """The hint as the table shows it: the same partial for the page and the socket."""
-    return render_to_string("analysis/hint.html", {"action": action, "error": error})
-
-
-def _fallback(knowledge: Any) -> Action:
-    from games.bots import fast
-    from games.bots.base import rebuild
-
-    g = rebuild(knowledge)
-    acts = fast.legal(g, knowledge.seat)
-    return fast.medium_move(g, knowledge.seat, acts, random.Random(0))
 
 
 # ------------------------------------------------------------------- analysis

@@ -6,6 +6,7 @@ app_name = "analysis"
 
 urlpatterns = [
     path("games/<id:match_id>/hint/", views.hint, name="hint"),
+    path("games/<id:match_id>/hint/<id:hint_id>/", views.hint_answer, name="hint_answer"),
     path(
         "games/<id:match_id>/analysis/<id:deal_number>/",
         views.deal_analysis,

@@ -5,9 +5,10 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ratelimit import client_ip
 from games.engine import Action
@@ -15,26 +16,53 @@ from games.models import Deal, Match, Seat
 from games.move_words import suggest_action
 from history.replay import action_in_words
 
-from . import panel, services
+from . import hints, panel, services
 from .review import verdict
 
 
 @login_required
 @require_POST
 def hint(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The hard bot's suggestion for the asking player's seat, as JSON or an HTML partial.
+    """Ask for the hard bot's suggestion for the asking player's seat.
 
-    The partial is the one the table's socket sends (``services.render_hint``).
+    A bot worker searches it: the answer is 202 with the address to read it from
+    (``hint_answer``), which htmx polls.  The table's socket asks the same way and
+    gets the answer pushed (``analysis.hints``).
     """
-    match = get_object_or_404(Match, pk=match_id)
     try:
-        action = services.hint_for(match, request.user)
+        asked = hints.request_hint(match_id, request.user)
     except services.Refused as refused:
         if request.htmx:
-            return HttpResponse(services.render_hint(error=str(refused)), status=refused.status)
+            return HttpResponse(hints.render_hint(error=str(refused)), status=refused.status)
         return JsonResponse({"error": str(refused)}, status=refused.status)
+    return _hint_pending(request, match_id, asked.pk)
+
+
+def _hint_pending(request: HttpRequest, match_id: int, hint_id: int) -> HttpResponse:
+    url = reverse("analysis:hint_answer", args=[match_id, hint_id])
     if request.htmx:
-        return HttpResponse(services.render_hint(action))
+        html = render_to_string("analysis/hint.html", {"pending": url}, request=request)
+        response = HttpResponse(html, status=202)
+    else:
+        response = JsonResponse({"answer": url}, status=202)
+    response["Location"] = url
+    return response
+
+
+@login_required
+@require_GET
+def hint_answer(request: HttpRequest, match_id: int, hint_id: int) -> HttpResponse:
+    """The hint's answer once a bot worker found it (202 until then); the asker's only."""
+    answered = hints.answered_hint(hint_id, request.user.pk)
+    if answered is None or answered.match_id != match_id:
+        if hints.hint_exists(hint_id, request.user.pk):
+            return _hint_pending(request, match_id, hint_id)
+        raise Http404(_("No such hint."))
+    if request.htmx:
+        return HttpResponse(hints.render_answer(answered))
+    if not answered.action:
+        return JsonResponse({"error": hints.answer_error()}, status=409)
+    action = Action.parse(answered.action)
     return JsonResponse({"action": str(action), "kind": action.kind, "cards": list(action.cards)})
 
 

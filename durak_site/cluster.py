@@ -1,24 +1,32 @@
-"""Run several daphne processes and task workers against one database and one Redis.
+"""Run daphne processes, task workers and bot workers against one database and layer.
 
 ``make run-cluster`` uses this module (and ``make run`` its :func:`serve`, with one
-daphne and one worker on the embedded SQLite); the multi-process tests and the load
-benchmark reuse :class:`Cluster` to start, kill and restart the processes.
+daphne, one task worker and one bot worker on the embedded SQLite); the
+multi-process tests and the load benchmark reuse :class:`Cluster` to start, kill and
+restart the processes.
 
 Usage::
 
     python -m durak_site.cluster [--host 127.0.0.1] [--ports 8001,8002] [--workers 1]
-                                 [--no-migrate]
+                                 [--bot-workers 1] [--no-migrate]
 
-Every web process is a plain ``daphne durak_site.asgi:application`` and every worker
-a plain ``manage.py db_worker``: the processes share nothing but the database and
-the channel layer, so any of them may serve any request or socket, and no load
-balancer needs sticky sessions.  A process that dies is started again while the
-others keep serving.
+Every web process is a plain ``daphne durak_site.asgi:application``, every task
+worker a plain ``manage.py db_worker`` and every bot worker ``manage.py bot_worker``:
+the processes share nothing but the database and the channel layer, so any of them
+may serve any request or socket, and no load balancer needs sticky sessions.  A
+process that dies is started again while the others keep serving.  SIGINT, SIGTERM
+and SIGHUP (the terminal closed) stop them all; a port that is already taken stops
+the launch before anything starts.
+
+A stock process manager was weighed: honcho stops everything when one process
+dies, and supervisord and circus take SIGHUP as "reload", not "stop", so neither
+gives the restart and the terminal's close this launcher gives.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -209,8 +217,23 @@ class Worker(Process):
         ]
 
 
+@dataclass
+class BotWorker(Process):
+    """One bot worker: plays due bot moves and answers hints, one at a time."""
+
+    number: int = 1
+
+    @property
+    def name(self) -> str:
+        return f"bot worker {self.number}"
+
+    @property
+    def command(self) -> list[str]:
+        return [sys.executable, "manage.py", "bot_worker"]
+
+
 class Cluster:
-    """Several daphne processes and task workers with one environment (database,
+    """Daphne processes, task workers and bot workers with one environment (database,
     Redis, prefix)."""
 
     def __init__(
@@ -221,6 +244,7 @@ class Cluster:
         env: Mapping[str, str] | None = None,
         log_dir: Path | None = None,
         workers: int = 0,
+        bot_workers: int = 0,
     ) -> None:
         base = dict(os.environ if env is None else env)
         self.env = base
@@ -241,16 +265,41 @@ class Cluster:
             )
             for number in range(1, workers + 1)
         ]
+        self.bot_workers = [
+            BotWorker(
+                number=number,
+                env=dict(base),
+                log_path=(log_dir / f"bot-worker-{number}.log") if log_dir is not None else None,
+            )
+            for number in range(1, bot_workers + 1)
+        ]
 
     @property
     def processes(self) -> list[Process]:
-        return [*self.nodes, *self.workers]
+        return [*self.nodes, *self.workers, *self.bot_workers]
+
+    def busy_ports(self) -> list[int]:
+        """The web processes' ports that something else already listens on."""
+        busy = []
+        for node in self.nodes:
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                try:
+                    sock.bind((node.host, node.port))
+                except OSError:
+                    busy.append(node.port)
+        return busy
 
     @property
     def urls(self) -> list[str]:
         return [node.url for node in self.nodes]
 
     def start(self, timeout: float = 30.0) -> Cluster:
+        busy = self.busy_ports()
+        if busy:
+            raise ClusterError(
+                f"port {', '.join(map(str, busy))} is already in use (is another server "
+                "running?); stop it, or pick another port (make run PORT=8010)"
+            )
         for process in self.processes:
             process.start()
         try:
@@ -313,37 +362,61 @@ def parse_ports(text: str) -> list[int]:
 
 
 def serve(cluster: Cluster, title: str) -> int:
-    """Start ``cluster``, say where it serves, restart what dies, stop all on Ctrl-C."""
+    """Start ``cluster``, say where it serves, restart what dies; stop all on Ctrl-C,
+    SIGTERM or SIGHUP (the terminal that ran it closed)."""
     stopping = False
 
     def on_signal(signum: int, frame: object) -> None:
         nonlocal stopping
         stopping = True
 
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, on_signal)
     try:
         cluster.start()
     except ClusterError as error:
-        print(f"{title}: {error}", file=sys.stderr)
+        say(f"{title}: {error}", file=sys.stderr)
         return 1
-    print()
-    print(f"  {title} is running:")
-    for node in cluster.nodes:
-        print(f"    {node.url}/   (pid {node.process.pid})")  # type: ignore[union-attr]
-    for worker in cluster.workers:
-        print(f"    {worker.name}   (pid {worker.process.pid})")  # type: ignore[union-attr]
-    print(f"  Health: {json.dumps([f'{url}/healthz' for url in cluster.urls])}")
-    print("  Ctrl-C stops them all.")
-    print(flush=True)
     try:
+        say()
+        say(f"  {title} is running:")
+        for node in cluster.nodes:
+            say(f"    {node.url}/   (pid {node.process.pid})")  # type: ignore[union-attr]
+        for worker in [*cluster.workers, *cluster.bot_workers]:
+            say(f"    {worker.name}   (pid {worker.process.pid})")  # type: ignore[union-attr]
+        say(f"  Health: {json.dumps([f'{url}/healthz' for url in cluster.urls])}")
+        say("  Ctrl-C stops them all.")
+        say()
         while not stopping:
-            cluster.revive()
+            cluster.revive(out=SafeStream(sys.stdout))  # type: ignore[arg-type]
             time.sleep(0.5)
     finally:
-        print("  Stopping…", flush=True)
+        # First the children, then a word: a closed terminal fails every write.
         cluster.stop()
+        say("  Stopped.")
     return 0
+
+
+class SafeStream:
+    """A text stream that drops what it cannot write: after SIGHUP the terminal is
+    gone and every write fails, and the launcher must still stop its children."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except (OSError, ValueError):
+            return len(text)
+
+    def flush(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self.stream.flush()
+
+
+def say(*args: object, file: TextIO | None = None) -> None:
+    print(*args, file=SafeStream(file or sys.stdout), flush=True)
 
 
 def main(argv: Iterable[str] | None = None) -> int:
@@ -356,6 +429,9 @@ def main(argv: Iterable[str] | None = None) -> int:
         help="comma-separated ports, one daphne process each (default 8001,8002)",
     )
     parser.add_argument("--workers", type=int, default=1, help="task worker processes (default 1)")
+    parser.add_argument(
+        "--bot-workers", type=int, default=1, help="bot worker processes (default 1)"
+    )
     parser.add_argument(
         "--embedded",
         action="store_true",
@@ -373,11 +449,13 @@ def main(argv: Iterable[str] | None = None) -> int:
         else:
             require_shared_backends(env)
     except ClusterError as error:
-        print(f"run-cluster: {error}", file=sys.stderr)
+        say(f"run-cluster: {error}", file=sys.stderr)
         return 2
     if not args.no_migrate:
         migrate(env)
-    cluster = Cluster(args.ports, host=args.host, env=env, workers=args.workers)
+    cluster = Cluster(
+        args.ports, host=args.host, env=env, workers=args.workers, bot_workers=args.bot_workers
+    )
     return serve(cluster, "Durak Online" if args.embedded else "Durak Online cluster")
 
 

@@ -207,11 +207,15 @@ def env_floats(name: str, default: str) -> tuple[float, ...]:
 
 # A bot waits a random time in this range (seconds) before moving, like a person.
 GAMES_BOT_DELAY = env_floats("GAMES_BOT_DELAY", "0.7,1.6")
-# Thinking time a bot may spend on one move.
-GAMES_BOT_BUDGET_SECONDS = float(os.environ.get("GAMES_BOT_BUDGET_SECONDS", "0.5"))
-# How often each process looks for expired timers and due bot moves; the ticker can
-# be turned off for a process that only serves pages.
-GAMES_TICK_SECONDS = float(os.environ.get("GAMES_TICK_SECONDS", "0.5"))
+# The hard bot's search per move, in playouts of a deal's first move (not wall time:
+# a busy machine answers later, never weaker).  Bot workers run it, never daphne.
+GAMES_BOT_PLAYOUTS = int(os.environ.get("GAMES_BOT_PLAYOUTS", "600"))
+# A hint is the same search, longer (also on a bot worker).
+GAMES_HINT_PLAYOUTS = int(os.environ.get("GAMES_HINT_PLAYOUTS", "1500"))
+# How often each web process plays expired timers and pushes to its sockets the
+# moves other processes (the bot workers) committed; the ticker can be turned off
+# for a process that only serves pages.
+GAMES_TICK_SECONDS = float(os.environ.get("GAMES_TICK_SECONDS", "0.2"))
 GAMES_TICKER = env_bool("GAMES_TICKER", True)
 # Each process beats this often; one silent for GAMES_SERVER_TIMEOUT is taken for
 # dead and its sockets are released (their seats count as away).

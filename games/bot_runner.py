@@ -1,7 +1,7 @@
 """Choosing a bot's move: the bots package when present, else a random legal move.
 
 Pure computation on an engine ``Game`` copy's knowledge; no database here, so the
-caller may run it in a worker thread outside any transaction.
+bot worker (``manage.py bot_worker``) runs it outside any transaction.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import secrets
 
+from games.conf import setting
 from games.engine import Action, Game
 
 try:  # The bots package is developed alongside; keep working without it.
@@ -27,16 +28,17 @@ def legal_for(game: Game, seat: int) -> list[Action]:
     return [a for a in game.legal_actions() if a.seat == seat and a.kind != "swap"]
 
 
-def choose_action(
-    game: Game, seat: int, level: str, *, seconds: float | None = None
-) -> Action | None:
-    """The action bot ``level`` plays for ``seat`` now, or None when it waits."""
+def choose_action(game: Game, seat: int, level: str) -> Action | None:
+    """The action bot ``level`` plays for ``seat`` now, or None when it waits.
+
+    The search's budget is ``GAMES_BOT_PLAYOUTS`` playouts, never wall time.
+    """
     legal = legal_for(game, seat)
     if not legal:
         return None
     if _choose is not None and level in LEVELS:
         try:
-            action = _choose(level, game.knowledge(seat), _rng, seconds)
+            action = _choose(level, game.knowledge(seat), _rng, setting("GAMES_BOT_PLAYOUTS"))
         except Exception:  # A faulty bot must not stall the table: fall back below.
             action = None
         else:

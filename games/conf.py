@@ -14,6 +14,10 @@ from django.conf import settings
 DEFAULTS: dict[str, Any] = {
     # A claimed bot move that never lands is retried after this long.
     "GAMES_BOT_LEASE_SECONDS": 10.0,
+    # The hard bot's search per move, in playouts (see durak_site/settings.py).
+    "GAMES_BOT_PLAYOUTS": 600,
+    # The longest a bot worker idles between looks for due bot moves and hints.
+    "GAMES_BOT_WORKER_IDLE_SECONDS": 0.1,
     "GAMES_AUTO_START": True,
     "GAMES_CHAT_MAX_LENGTH": 300,
     # At most this many chat messages per user within this many seconds.
@@ -36,8 +40,12 @@ DEFAULTS: dict[str, Any] = {
     "GAMES_LOBBY_PUSH_SECONDS": 0.3,
     # The lobby socket only listens: a burst of this many frames, refilled per second.
     "GAMES_LOBBY_FRAME_RATE": (5, 1),
-    # Hint searches one process runs at once; more are refused until one ends.
-    "GAMES_HINT_SEARCHES": 2,
+    # A hint is the hard bot's search at this many playouts, on a bot worker.
+    "GAMES_HINT_PLAYOUTS": 1500,
+    # A claimed hint that never gets its answer is searched again after this long;
+    # one not answered within the second figure is dropped.
+    "GAMES_HINT_LEASE_SECONDS": 10.0,
+    "GAMES_HINT_EXPIRES_SECONDS": 30.0,
 }
 
 

@@ -18,17 +18,16 @@ import logging
 import random
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import connection, connections
+from django.db import connection
 from django.utils.translation import gettext as _
 
 from accounts.language import ViewerLanguageMixin
+from analysis import hints
 from analysis.services import Refused as HintRefused
-from analysis.services import hint_for, render_hint
-from games import presence, rendering, services, table_pages
+from games import presence, rendering, services, table_pages, ticker
 from games.action_log import log_refused_action
 from games.conf import setting
 from games.models import Match
@@ -126,13 +125,14 @@ REFUSAL_KINDS = {
 }
 
 
-def _hint(session_key: str | None, user_id: int, match_id: int) -> str:
-    try:
-        user = signed_in_user(session_key, user_id)
-        return render_hint(hint_for(Match.objects.get(pk=match_id), user))
-    finally:
-        # Connections are per thread; this worker thread must not keep one open.
-        connections.close_all()
+def _request_hint(session_key: str | None, user_id: int, match_id: int, channel: str) -> int:
+    user = signed_in_user(session_key, user_id)
+    return hints.request_hint(match_id, user, channel).pk
+
+
+def _answered_hint_html(hint_id: int, user_id: int) -> str | None:
+    answered = hints.answered_hint(hint_id, user_id)
+    return None if answered is None else hints.render_answer(answered)
 
 
 def _heartbeat_checks(quota: SocketQuota | None, session_key: str | None, user_id: int) -> None:
@@ -234,6 +234,9 @@ class TableConsumer(GuardedSocket):
     """``/ws/games/<id>/``: pushes this viewer's table; receives actions, chat, sync."""
 
     viewer: rendering.Viewer | None = None
+    # The hint this socket asked for and waits for, and the task that looks for it.
+    pending_hint: int | None = None
+    hint_wait: asyncio.Task | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -271,12 +274,16 @@ class TableConsumer(GuardedSocket):
         await self.accept()
         # The ws extension never replays missed messages: every (re)connect gets it all.
         await self.send_state(full=True)
+        ticker.watch_table(self.match_id, self.sent_version)
         self.start_heartbeat(user.pk)
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
+        if self.hint_wait is not None:
+            self.hint_wait.cancel()
         if self.viewer is None:
             return
+        ticker.unwatch_table(self.match_id)
         if self.viewer.seat is not None:
             table_pages.forget(self.match_id, self.viewer.seat)
             await db_call(services.seat_disconnected)(self.match_id, self.channel_name)
@@ -364,16 +371,37 @@ class TableConsumer(GuardedSocket):
         if self.viewer.seat is None:
             await self.send_error(_("Spectators get no hints."))
             return
-        # The hard bot searches for up to a second: a worker thread, so neither
-        # the event loop nor the shared database thread waits for it.  The limit is
-        # the user's, shared with the page and their other sockets (hint_for).
+        # A bot worker searches; this process only queues the request (and counts it
+        # against the user's limit, shared with the page and their other sockets).
         try:
-            html = await sync_to_async(_hint, thread_sensitive=False)(
-                self.session_key(), self.user.pk, self.match_id
+            self.pending_hint = await db_call(_request_hint)(
+                self.session_key(), self.user.pk, self.match_id, self.channel_name
             )
         except HintRefused as refused:
             await self.refuse(str(refused), "hint")
             return
+        if self.hint_wait is None or self.hint_wait.done():
+            self.hint_wait = asyncio.ensure_future(self.look_for_hint())
+
+    async def look_for_hint(self) -> None:
+        """Read the pending hint's answer until it comes: the embedded in-memory layer
+        cannot carry the worker's message, and with Redis this is the backstop."""
+        deadline = asyncio.get_running_loop().time() + setting("GAMES_HINT_EXPIRES_SECONDS")
+        while self.pending_hint is not None and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(setting("GAMES_TICK_SECONDS"))
+            if self.pending_hint is not None:
+                await self.show_hint(self.pending_hint)
+
+    async def hint_answered(self, event: dict[str, Any]) -> None:
+        """A bot worker answered a hint this socket asked for."""
+        if event.get("hint_id") == self.pending_hint:
+            await self.show_hint(self.pending_hint)
+
+    async def show_hint(self, hint_id: int) -> None:
+        html = await db_call(_answered_hint_html)(hint_id, self.user.pk)
+        if html is None or hint_id != self.pending_hint:
+            return  # not answered yet, or shown meanwhile
+        self.pending_hint = None
         await self.send(text_data=html)
 
     async def refuse(self, message: str, kind: str) -> None:
@@ -431,6 +459,8 @@ class TableConsumer(GuardedSocket):
             await self.send(text_data=html)
             return
         version = event.get("version")
+        if version is not None:
+            ticker.table_announced(self.match_id, version)
         if what == "state" and version is not None:
             if version <= self.sent_version:
                 return  # An earlier render already showed this version or a later one.

@@ -1,14 +1,20 @@
-"""The per-process background ticker: timers, bot moves, seeks and the process's heartbeat.
+"""The per-process background ticker: timers, seeks, other processes' moves, the heartbeat.
 
-Each server process runs one ticker task on its event loop.  Under daphne it starts
-as soon as the server runs (``start_with_server``); under any other ASGI server, with
-the first request or socket (``TickerMiddleware``).  Deadlines and bot turns live in
-the database and are claimed under row locks, so any number of processes may tick
-and the ticker never depends on a particular socket staying open.  Waiting seeks
-are paired on each tick too: their rating windows widen and the bots' wait runs out
-while nobody makes a new seek.  Every few seconds
-the ticker also beats for this process and releases the sockets of processes that
-stopped beating (``games.presence``).
+Each web process runs one ticker task on its event loop.  Under daphne it starts as
+soon as the server runs (``start_with_server``); under any other ASGI server, with
+the first request or socket (``TickerMiddleware``).  Deadlines live in the database
+and are claimed under row locks, so any number of processes may tick and the ticker
+never depends on a particular socket staying open.  Waiting seeks are paired on
+each tick too: their rating windows widen and the bots' wait runs out while nobody
+makes a new seek.  Every few seconds the ticker also beats for this process and
+releases the sockets of processes that stopped beating (``games.presence``).
+
+Bot moves are chosen on bot workers (``manage.py bot_worker``), never here.  A
+worker's push after its commit reaches this process's sockets through Redis; the
+in-memory layer of the embedded setup reaches no other process, so each tick also
+reads the versions of the tables whose sockets this process holds (one indexed
+query) and announces any version ahead of what its sockets were last told, the
+same announcement a move's commit sends.
 """
 
 from __future__ import annotations
@@ -19,19 +25,43 @@ import sys
 import time
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from django.db import close_old_connections
+from channels.layers import get_channel_layer
 
 from games import presence, services
 from games.conf import setting
+from games.models import Match
 from matchmaking import services as matchmaking
 
 logger = logging.getLogger(__name__)
 
 _task: asyncio.Task | None = None
-_busy: set[int] = set()
 _last_beat = 0.0
+# The tables this process holds sockets of: match id -> [open sockets, highest
+# version announced to them].  Only touched on the event loop's thread.
+_watched: dict[int, list[int]] = {}
+
+
+def watch_table(match_id: int, version: int) -> None:
+    """A socket of this process shows ``match_id`` at ``version``."""
+    entry = _watched.setdefault(match_id, [0, version])
+    entry[0] += 1
+    entry[1] = max(entry[1], version)
+
+
+def unwatch_table(match_id: int) -> None:
+    entry = _watched.get(match_id)
+    if entry is not None:
+        entry[0] -= 1
+        if entry[0] <= 0:
+            del _watched[match_id]
+
+
+def table_announced(match_id: int, version: int) -> None:
+    """This process's sockets of ``match_id`` were told of ``version``."""
+    entry = _watched.get(match_id)
+    if entry is not None:
+        entry[1] = max(entry[1], version)
 
 
 def ensure_started(loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -62,27 +92,26 @@ async def tick() -> None:
         await database_sync_to_async(_beat)()
     await database_sync_to_async(services.expire_deadlines)()
     await database_sync_to_async(matchmaking.pair_all)()
-    for match_id in await database_sync_to_async(services.due_bot_matches)():
-        if match_id in _busy:
+    await announce_versions_ahead()
+
+
+async def announce_versions_ahead() -> None:
+    """Announce to this process's sockets the versions another process committed."""
+    if not _watched:
+        return
+    versions = await database_sync_to_async(_versions)(list(_watched))
+    layer = get_channel_layer()
+    for match_id, version in versions:
+        entry = _watched.get(match_id)
+        if entry is None or version <= entry[1]:
             continue
-        _busy.add(match_id)
-        task = asyncio.ensure_future(_bot_turn(match_id))
-        task.add_done_callback(lambda _t, m=match_id: _busy.discard(m))
+        entry[1] = version
+        message = services.match_changed_message(match_id, version)
+        await layer.group_send(services.group_name(match_id), message)
 
 
-async def _bot_turn(match_id: int) -> None:
-    # A worker thread of its own: bot search must not hold up the shared database thread.
-    await sync_to_async(_bot_turn_sync, thread_sensitive=False)(match_id)
-
-
-def _bot_turn_sync(match_id: int) -> None:
-    close_old_connections()
-    try:
-        services.run_bot_turn(match_id)
-    except Exception:
-        logger.exception("bot move at match %s failed", match_id)
-    finally:
-        close_old_connections()
+def _versions(match_ids: list[int]) -> list[tuple[int, int]]:
+    return list(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))
 
 
 def _beat() -> None:

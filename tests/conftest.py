@@ -188,3 +188,54 @@ def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
         if {"page", "browser"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
+
+
+def bot_worker_env(**extra: str) -> dict[str, str]:
+    """The environment of a bot worker process on this test's database and layer."""
+    from django.conf import settings
+    from django.db import connection
+
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    name = connection.settings_dict["NAME"]
+    if connection.vendor == "sqlite":
+        env["SQLITE_PATH"] = name
+    else:
+        env["DATABASE_URL"] = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + "/" + name
+    layer = settings.CHANNEL_LAYERS["default"]
+    if "redis" in layer["BACKEND"].lower():
+        # The same layer as this test's server, so the worker's pushes reach it.
+        host = layer["CONFIG"]["hosts"][0]
+        env["REDIS_URL"] = host["address"] if isinstance(host, dict) else host
+        env["CHANNELS_PREFIX"] = layer["CONFIG"].get("prefix", "asgi")
+    env.update(LOG_LEVEL="WARNING", GAMES_HINT_PLAYOUTS="20", GAMES_BOT_PLAYOUTS="20")
+    env.update(extra)
+    return env
+
+
+def start_bot_worker(**extra: str):
+    """A real ``manage.py bot_worker`` process on the test database (the caller stops it)."""
+    import subprocess
+    import sys
+
+    from django.db import connections
+
+    from tests.subprocesses import ROOT
+
+    connections.close_all()
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "bot_worker"],
+        cwd=ROOT,
+        env=bot_worker_env(**extra),
+        stdout=subprocess.DEVNULL,
+    )
+
+
+@pytest.fixture
+def bot_worker(transactional_db) -> Iterator[None]:
+    """A bot worker process beside the test's server: bots move and hints are answered."""
+    process = start_bot_worker()
+    try:
+        yield
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

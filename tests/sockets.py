@@ -116,3 +116,15 @@ class Socket:
 
     async def nothing_more(self) -> bool:
         return await self.comm.receive_nothing(timeout=0.2)
+
+
+async def answer_a_hint() -> None:
+    """Play a bot worker's part: answer the hint request a socket sent (once it arrives)."""
+    import time
+
+    from analysis import hints
+
+    deadline = time.monotonic() + 30
+    while not await db(hints.answer_next_hint):
+        assert time.monotonic() < deadline, "no hint request arrived"
+        await asyncio.sleep(0.05)

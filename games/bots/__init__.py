@@ -44,12 +44,14 @@ def get_bot(level: str) -> Bot:
 
 
 def choose(
-    level: str, knowledge: Knowledge, rng: random.Random, seconds: float | None = None
+    level: str, knowledge: Knowledge, rng: random.Random, playouts: int | None = None
 ) -> Action | None:
-    """The bot's action for ``knowledge.seat``; ``seconds`` overrides the default budget."""
-    budget = DEFAULT_BUDGET
-    if seconds is not None:
-        budget = Budget(seconds=seconds, iterations=DEFAULT_BUDGET.iterations)
+    """The bot's action for ``knowledge.seat``.
+
+    ``playouts`` sets the search's budget in playouts alone, with no wall-time cap:
+    a live bot keeps its strength on a loaded machine (it answers later instead).
+    """
+    budget = DEFAULT_BUDGET if playouts is None else Budget(iterations=playouts)
     return get_bot(level).choose_action(knowledge, rng, budget)
 
 

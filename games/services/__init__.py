@@ -14,6 +14,7 @@ from games.services.common import (
     group_name,
     load_game,
     load_seats,
+    match_changed_message,
     notify_lobby_changed,
     notify_match_changed,
     send_push,
@@ -28,7 +29,11 @@ from games.services.tables import (
     start_match,
     start_next_deal,
 )
-from games.services.timers import due_bot_matches, expire_deadlines, run_bot_turn
+from games.services.timers import (
+    expire_deadlines,
+    run_bot_turn,
+    run_due_bot_turn,
+)
 
 __all__ = [
     "LOBBY_GROUP",
@@ -39,7 +44,6 @@ __all__ = [
     "apply_action",
     "collected_pushes",
     "create_match",
-    "due_bot_matches",
     "expire_deadlines",
     "group_name",
     "hide_chat_messages",
@@ -47,12 +51,14 @@ __all__ = [
     "leave_match",
     "load_game",
     "load_seats",
+    "match_changed_message",
     "notify_lobby_changed",
     "notify_match_changed",
     "post_chat",
     "release_dead_servers",
     "resign",
     "run_bot_turn",
+    "run_due_bot_turn",
     "seat_connected",
     "seat_disconnected",
     "send_push",

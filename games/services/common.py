@@ -103,8 +103,15 @@ def notify_match_changed(match_id: int, version: int | None = None, *, what: str
     The message names the version only; each socket reads the table and renders it
     for its own viewer.
     """
-    message = {"type": "match.changed", "match_id": match_id, "version": version, "what": what}
+    message = match_changed_message(match_id, version, what=what)
     transaction.on_commit(lambda: send_push(group_name(match_id), message))
+
+
+def match_changed_message(
+    match_id: int, version: int | None, *, what: str = "state"
+) -> dict[str, Any]:
+    """The group message that tells a match's sockets to re-render."""
+    return {"type": "match.changed", "match_id": match_id, "version": version, "what": what}
 
 
 def notify_lobby_changed() -> None:

@@ -1,11 +1,12 @@
-"""The background turns: timed-out turns and bot moves, played by any process's ticker."""
+"""The background turns: timed-out turns (any web process's ticker) and bot moves
+(the bot workers, ``manage.py bot_worker``)."""
 
 from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import bot_runner
@@ -77,21 +78,44 @@ def _expire_one(match_id: int, now: datetime) -> int:
         return 0
 
 
-def due_bot_matches(now: datetime | None = None, limit: int = 50) -> list[int]:
+def claim_due_bot_turn(now: datetime | None = None) -> tuple[int, datetime] | None:
+    """Claim the earliest due bot move for this worker: ``(match id, lease)``, or None.
+
+    The claim moves ``bot_due_at`` to the end of a lease: a worker that dies before
+    the move lands loses nothing, for the move is due again when the lease runs out.
+    ``SKIP LOCKED`` lets PostgreSQL workers pass over rows another worker is
+    claiming; on SQLite the write lock serialises the claims.  The update names the
+    old due time too, so a claim that lost a race claims nothing.
+    """
     now = now or timezone.now()
-    return list(
-        Match.objects.filter(status=Match.Status.PLAYING, bot_due_at__lte=now)
-        .order_by("bot_due_at")
-        .values_list("pk", flat=True)[:limit]
-    )
+    due = Match.objects.filter(status=Match.Status.PLAYING, bot_due_at__lte=now)
+    if not due.exists():  # A read: on SQLite the claim's transaction takes the write lock.
+        return None
+    skip_locked = connection.features.has_select_for_update_skip_locked
+    with transaction.atomic():
+        first = (
+            due.select_for_update(skip_locked=skip_locked)
+            .order_by("bot_due_at")
+            .values_list("pk", "bot_due_at")[:1]
+        )
+        for match_id, due_at in first:
+            lease = now + timedelta(seconds=setting("GAMES_BOT_LEASE_SECONDS"))
+            if Match.objects.filter(pk=match_id, bot_due_at=due_at).update(bot_due_at=lease):
+                return match_id, lease
+    return None
+
+
+def run_due_bot_turn(now: datetime | None = None) -> tuple[int, ActionOutcome | None] | None:
+    """Claim the earliest due bot move and play it: ``(match id, outcome)``, or None."""
+    claim = claim_due_bot_turn(now)
+    if claim is None:
+        return None
+    match_id, lease = claim
+    return match_id, play_claimed_bot_turn(match_id, lease)
 
 
 def run_bot_turn(match_id: int, now: datetime | None = None) -> ActionOutcome | None:
-    """Claim the match's due bot move, compute it outside any lock, then apply it.
-
-    The claim pushes ``bot_due_at`` forward (a lease), so one process computes; the
-    action is applied at the version it was computed for, so a duplicate loses.
-    """
+    """Claim this match's due bot move, if it is due, and play it."""
     now = now or timezone.now()
     match = Match.objects.filter(pk=match_id).only("bot_due_at").first()
     if match is None or match.bot_due_at is None or match.bot_due_at > now:
@@ -102,16 +126,26 @@ def run_bot_turn(match_id: int, now: datetime | None = None) -> ActionOutcome | 
     ).update(bot_due_at=lease)
     if not claimed:
         return None
+    return play_claimed_bot_turn(match_id, lease)
+
+
+def play_claimed_bot_turn(match_id: int, lease: datetime) -> ActionOutcome | None:
+    """Compute the claimed move outside any lock, then apply it at the version it saw.
+
+    The search runs without a lock; the move is applied through ``apply_action`` at
+    the version it was computed for, so if the lease ran out meanwhile and another
+    worker played the turn, this move is refused as stale: a bot never moves twice.
+    """
     match = Match.objects.get(pk=match_id)
+    if match.bot_due_at != lease:
+        return None  # The lease ran out before this worker read the table: not ours now.
     game = load_game(match)
     seats = load_seats(match_id)
-    to_act = set(game.to_act())
+    to_act = set(game.to_act()) if game is not None else set()
     for seat in seats:
         if not seat.is_bot or seat.number not in to_act:
             continue
-        action = bot_runner.choose_action(
-            game.copy(), seat.number, seat.bot_level, seconds=setting("GAMES_BOT_BUDGET_SECONDS")
-        )
+        action = bot_runner.choose_action(game.copy(), seat.number, seat.bot_level)
         if action is None:
             continue
         try:

@@ -1,11 +1,10 @@
-"""The hint endpoint (database tests)."""
+"""The hint endpoint (database tests): asked over HTTP, answered by a bot worker's step."""
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from analysis import services
-from games.bots import Budget
+from analysis import hints
 from games.engine import Action, Game, Rules
 from history.seeding import create_match, get_user
 
@@ -13,8 +12,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def small_hint_budget(monkeypatch):
-    monkeypatch.setattr(services, "HINT_BUDGET", Budget(iterations=20))
+def small_hint_budget(settings):
+    settings.GAMES_HINT_PLAYOUTS = 20
 
 
 def _live(is_rated=False, seed=4):
@@ -36,14 +35,25 @@ def _hint(user, match):
     return client.post(reverse("analysis:hint", args=[match.pk]), **headers)
 
 
-def test_hint_gives_a_legal_action_for_the_asking_seat():
+def test_hint_gives_a_legal_action_for_the_asking_seat_once_a_worker_answers():
     match, game, users = _live()
     seat = game.to_act()[0]
     response = _hint(users[seat], match)
+    assert response.status_code == 202
+    answer = response.json()["answer"]
+    client = Client()
+    client.force_login(users[seat])
+    assert client.get(answer).status_code == 202  # no worker has taken it yet
+    assert hints.answer_next_hint()
+    response = client.get(answer)
     assert response.status_code == 200
     action = Action.parse(response.json()["action"])
     assert action.seat == seat
     assert action in game.legal_actions()
+    # The answer is the asker's own.
+    other = Client()
+    other.force_login(users[1 - seat])
+    assert other.get(answer).status_code == 404
 
 
 def test_hint_refused_to_a_player_who_may_not_act():
@@ -80,6 +90,10 @@ def test_hint_as_html_partial_names_the_action():
     client = Client()
     client.force_login(users[seat])
     response = client.post(reverse("analysis:hint", args=[match.pk]), HTTP_HX_REQUEST="true")
-    assert response.status_code == 200
+    assert response.status_code == 202
+    html = response.content.decode()
+    assert 'id="table-hint"' in html and f'hx-get="{response["Location"]}"' in html
+    assert hints.answer_next_hint()
+    response = client.get(response["Location"], HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert 'id="table-hint"' in html and f'data-action="{seat} ' in html

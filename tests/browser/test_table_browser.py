@@ -92,8 +92,9 @@ FOCUS_ON_RESIGN = (
 
 
 @pytest.fixture(autouse=True)
-def fast_bots(settings):
-    # Set before the server process forks, so it inherits them.
+def fast_bots(settings, bot_worker):
+    # Set before the server process forks, so it inherits them.  The bots' moves
+    # are searched by a bot worker process beside it.
     settings.GAMES_BOT_DELAY = (0.02, 0.05)
     settings.GAMES_TICK_SECONDS = 0.1
 

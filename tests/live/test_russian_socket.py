@@ -11,6 +11,7 @@ import pytest
 from games import services
 from games.engine import Game
 from games.models import Match, RuleVariant
+from tests.sockets import answer_a_hint
 
 from .conftest import Socket, db, in_own_loop, make_user, session_cookie
 
@@ -94,6 +95,7 @@ async def test_russian_players_read_no_english_in_any_frame():
     await sockets[1].send({"type": "chat", "text": "привет"})
     acting = sockets[Game.from_snapshot(snap).legal_actions()[0].seat]
     await acting.send({"type": "hint"})
+    await answer_a_hint()
     await acting.until(lambda frame: 'id="table-hint"' in frame and "data-action" in frame)
     await sockets[0].drain()
     await sockets[1].drain()

@@ -167,10 +167,6 @@ def test_a_bot_game_plays_to_the_end_with_timers_and_bots():
     assert Deal.objects.get(match=match).end_reason == Deal.EndReason.NORMAL
 
 
-def unrated(match_id: int) -> None:
-    Match.objects.filter(pk=match_id).update(is_rated=False)
-
-
 @in_own_loop
 async def test_a_hint_is_refused_in_a_rated_game():
     match, users = await db(table)
@@ -182,20 +178,4 @@ async def test_a_hint_is_refused_in_a_rated_game():
     await sock.send({"type": "hint"})
     frame = await sock.until(lambda f: "only available in unrated games" in f)
     assert 'id="table-hint"' not in frame
-    await sock.close()
-
-
-@in_own_loop
-async def test_a_hint_is_a_legal_move_of_ones_own_seat():
-    match, users = await db(table)
-    await db(unrated, match.pk)
-    match, game = await db(to_act, match.pk)
-    seat = game.to_act()[0]
-    sock = Socket(f"/ws/games/{match.pk}/", await db(session_cookie, users[seat]))
-    await sock.open()
-    await sock.drain()
-    await sock.send({"type": "hint"})
-    frame = await sock.until(lambda f: 'id="table-hint"' in f and "data-action" in f)
-    action = frame.split('data-action="')[1].split('"')[0]
-    assert action in {str(a) for a in game.legal_actions() if a.seat == seat}
     await sock.close()

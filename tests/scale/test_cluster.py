@@ -1,7 +1,7 @@
-"""Two daphne processes on one PostgreSQL test database and one Redis.
+"""Two daphne processes and two bot workers on one PostgreSQL test database and one Redis.
 
 Players on different processes see each other's moves; turn timers and bots act
-exactly once although both processes tick; a process killed with SIGKILL loses no
+exactly once although both processes tick and both workers claim; a process killed with SIGKILL loses no
 applied move, its clients reconnect and carry on, and deadlines stored in the
 database are honoured after a restart.
 """
@@ -57,7 +57,7 @@ def child_env(database_name: str) -> dict[str, str]:
         GAMES_SERVER_BEAT_SECONDS="0.2",
         GAMES_SERVER_TIMEOUT="2",
         GAMES_BOT_DELAY="0,0",
-        GAMES_BOT_BUDGET_SECONDS="0.05",
+        GAMES_BOT_PLAYOUTS="20",
         LOG_LEVEL="WARNING",
         DJANGO_SETTINGS_MODULE="durak_site.settings",
         PYTHONPATH=str(Path(__file__).resolve().parents[2])
@@ -75,7 +75,10 @@ def cluster(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Cl
         name = connection.settings_dict["NAME"]
         connection.close()
     running = Cluster(
-        [free_port(), free_port()], env=child_env(name), log_dir=tmp_path_factory.mktemp("daphne")
+        [free_port(), free_port()],
+        env=child_env(name),
+        log_dir=tmp_path_factory.mktemp("daphne"),
+        bot_workers=2,
     )
     running.start(timeout=60)
     try:
