@@ -15,6 +15,8 @@ from games import rendering, services
 from games.forms import CreateTableForm
 from games.models import Match, Seat
 from matchmaking import services as matchmaking
+from matchmaking.forms import HouseRulesForm
+from matchmaking.house_rules import rule_tags, table_rules
 from matchmaking.views import panel_context
 
 
@@ -31,6 +33,7 @@ def open_tables() -> list[Match]:
         table.taken = len(taken)
         table.names = [s.display_name for s in taken]
         table.variant_label = rendering.variant_name(table.variant)
+        table.tags = rule_tags(table.engine_rules, table.turn_seconds)
     return tables
 
 
@@ -57,11 +60,16 @@ def _my_tables(user) -> list[Match]:
     return tables
 
 
-def lobby(request: HttpRequest, form: CreateTableForm | None = None) -> HttpResponse:
+def lobby(
+    request: HttpRequest,
+    form: CreateTableForm | None = None,
+    house: HouseRulesForm | None = None,
+) -> HttpResponse:
     context = {
         "tables": open_tables(),
         "my_tables": _my_tables(request.user),
         "form": form or CreateTableForm(),
+        "house_form": house or HouseRulesForm(),
         "counts": matchmaking.lobby_counts(),
     }
     if request.user.is_authenticated:
@@ -80,20 +88,24 @@ def _go(request: HttpRequest, url: str) -> HttpResponse:
 @login_required
 @require_POST
 def create_table(request: HttpRequest) -> HttpResponse:
-    form = CreateTableForm(request.POST)
-    if not form.is_valid():
-        return lobby(request, form)
+    form, house = CreateTableForm(request.POST), HouseRulesForm(request.POST)
+    if not (form.is_valid() and house.is_valid()):
+        return lobby(request, form, house)
+    variant, players = form.cleaned_data["variant"], form.cleaned_data["players"]
     try:
+        rules, turn_seconds = table_rules(variant, players, house.cleaned_data)
         match = services.create_match(
             request.user,
-            form.cleaned_data["variant"],
-            form.cleaned_data["players"],
+            variant,
+            players,
             is_private=form.cleaned_data["is_private"],
             bots=form.cleaned_data["bots"],
+            rules=rules,
+            turn_seconds=turn_seconds,
         )
     except services.ActionRefused as refused:
         form.add_error(None, refused.message)
-        return lobby(request, form)
+        return lobby(request, form, house)
     return redirect("games:table", match.pk)
 
 

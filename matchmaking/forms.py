@@ -7,6 +7,9 @@ from django.utils.translation import gettext_lazy as _
 
 from matchmaking.models import TURN_SECONDS, Game, Speed
 
+# Turn timers a table's creator picks from, in seconds (a variant's bounds narrow them).
+HOUSE_TURNS = (15, 30, 45, 60, 90)
+
 
 def speed_choices() -> list[tuple[str, str]]:
     """Each speed with its turn time: "Fast (15 s a move)"."""
@@ -53,3 +56,47 @@ class SeekForm(forms.Form):
         for name, value in (last or {}).items():
             if name in self.fields:
                 self.fields[name].initial = value
+
+
+def _keep(*choices: tuple[str, Any]) -> list[tuple[str, Any]]:
+    return [("", _("As in the variant")), *choices]
+
+
+class HouseRulesForm(forms.Form):
+    """The house rules of a new table; each left blank keeps the variant's rule.
+
+    Which changes a variant allows is checked by ``house_rules.table_rules``.
+    """
+
+    deck_size = forms.ChoiceField(
+        label=_("Deck"), required=False, choices=_keep(("24", "24"), ("36", "36"), ("52", "52"))
+    )
+    throw_in = forms.ChoiceField(
+        label=_("Who may throw in"),
+        required=False,
+        choices=_keep(("all", _("Everyone")), ("neighbours", _("Neighbours only"))),
+    )
+    transfer = forms.ChoiceField(
+        label=_("Transfer rule"),
+        required=False,
+        choices=_keep(
+            ("off", _("No transfer")),
+            ("on", _("With transfer")),
+            ("trump_show", _("Transfer, also by showing a trump")),
+        ),
+    )
+    first_bout_limit = forms.ChoiceField(
+        label=_("First bout"),
+        required=False,
+        choices=_keep(("none", _("Up to six cards")), ("5", _("Up to five cards"))),
+    )
+    trump_six_swap = forms.ChoiceField(
+        label=_("Trump six swap"),
+        required=False,
+        choices=_keep(("on", _("Yes")), ("off", _("No"))),
+    )
+    turn_seconds = forms.ChoiceField(
+        label=_("Turn time"),
+        required=False,
+        choices=_keep(*((str(s), _("%(seconds)d s") % {"seconds": s}) for s in HOUSE_TURNS)),
+    )

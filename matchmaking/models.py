@@ -80,3 +80,46 @@ class Seek(models.Model):
 
     def pool(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in POOL_FIELDS}
+
+
+class HouseRuleBounds(models.Model):
+    """What a table's creator may change in one variant ("house rules").
+
+    The variant's own values are the defaults; a variant without bounds lets the
+    creator change the turn time only (within the default limits below).
+    """
+
+    variant = models.OneToOneField(
+        "games.RuleVariant", on_delete=models.CASCADE, related_name="house_rule_bounds"
+    )
+    deck_24 = models.BooleanField(_("may deal 24 cards"), default=False)
+    deck_36 = models.BooleanField(_("may deal 36 cards"), default=False)
+    deck_52 = models.BooleanField(_("may deal 52 cards"), default=False)
+    may_choose_throw_in = models.BooleanField(
+        _("may choose who throws in"),
+        default=False,
+        help_text=_("Everyone, or only the defender's neighbours."),
+    )
+    may_choose_transfer = models.BooleanField(
+        _("may choose the transfer"),
+        default=False,
+        help_text=_("No transfer (podkidnoy), transfer, or transfer also by showing a trump."),
+    )
+    may_choose_first_bout_limit = models.BooleanField(
+        _("may limit the first bout to five cards"), default=False
+    )
+    may_choose_trump_six_swap = models.BooleanField(
+        _("may choose the trump six swap"), default=False
+    )
+    min_turn_seconds = models.PositiveSmallIntegerField(_("shortest turn timer"), default=15)
+    max_turn_seconds = models.PositiveSmallIntegerField(_("longest turn timer"), default=60)
+
+    class Meta:
+        verbose_name = _("house rule bounds")
+        verbose_name_plural = _("house rule bounds")
+
+    def __str__(self) -> str:
+        return str(self.variant)
+
+    def decks(self) -> set[int]:
+        return {size for size in (24, 36, 52) if getattr(self, f"deck_{size}")}

@@ -1,0 +1,140 @@
+"""House rules: what a table's creator changes in a variant, within its bounds.
+
+The admin's variant gives the rules; its ``HouseRuleBounds`` say which of them a
+creator may change.  ``table_rules`` turns the creator's choices into the table's
+engine rules and turn time, or refuses (in words, changing nothing) a choice the
+bounds do not allow.  ``rule_tags`` words a table's rules as the short tags players
+know tables by ("podkidnoy · 36 · neighbours").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.engine import Rules
+from games.models import RuleVariant
+from games.services import ActionRefused
+from matchmaking.forms import HOUSE_TURNS
+from matchmaking.models import HouseRuleBounds
+
+THROW_IN = ("all", "neighbours")
+TRANSFER = ("off", "on", "trump_show")
+FIRST_BOUT = ("none", "5")
+ON_OFF = ("on", "off")
+
+
+def bounds_of(variant: RuleVariant) -> HouseRuleBounds:
+    """The variant's bounds; unsaved defaults (turn time only) when it has none."""
+    found = HouseRuleBounds.objects.filter(variant=variant).first()
+    return found or HouseRuleBounds(variant=variant)
+
+
+def _refuse(message: str) -> ActionRefused:
+    return ActionRefused(message, code="house_rules")
+
+
+def _pick(choices: Mapping[str, Any], name: str, allowed: tuple[str, ...]) -> str:
+    """The creator's choice of ``name`` ("" keeps the variant's), or a refusal."""
+    value = choices.get(name) or ""
+    if value and str(value) not in allowed:
+        raise _refuse(_("That house rule choice does not exist."))
+    return str(value)
+
+
+def table_rules(
+    variant: RuleVariant, players: int, choices: Mapping[str, Any]
+) -> tuple[Rules, int]:
+    """The engine rules and turn seconds of a new table with these house rules."""
+    bounds = bounds_of(variant)
+    name = variant.name
+    try:
+        rules = variant.rules_for(players)
+    except ValueError:
+        raise _refuse(variant.players_rule()) from None
+    changes: dict[str, Any] = {}
+
+    deck = _pick(choices, "deck_size", ("24", "36", "52"))
+    if deck and int(deck) != rules.deck_size:
+        if int(deck) not in bounds.decks():
+            raise _refuse(
+                _("%(variant)s is not dealt with %(deck)s cards.") % {"variant": name, "deck": deck}
+            )
+        changes["deck_size"] = int(deck)
+
+    throw_in = _pick(choices, "throw_in", THROW_IN)
+    if throw_in and throw_in != rules.effective_throw_in:
+        if not bounds.may_choose_throw_in:
+            raise _refuse(_("In %(variant)s, who may throw in is fixed.") % {"variant": name})
+        changes["throw_in"] = throw_in
+
+    transfer = _pick(choices, "transfer", TRANSFER)
+    if transfer:
+        mode = "podkidnoy" if transfer == "off" else "perevodnoy"
+        show = transfer == "trump_show"
+        if (mode, show) != (rules.mode, rules.trump_show_transfer):
+            if not bounds.may_choose_transfer:
+                raise _refuse(_("In %(variant)s, the transfer is fixed.") % {"variant": name})
+            changes.update(mode=mode, trump_show_transfer=show)
+
+    first_bout = _pick(choices, "first_bout_limit", FIRST_BOUT)
+    if first_bout:
+        limit = None if first_bout == "none" else int(first_bout)
+        if limit != rules.first_bout_limit:
+            if not bounds.may_choose_first_bout_limit:
+                raise _refuse(
+                    _("In %(variant)s, the first bout limit is fixed.") % {"variant": name}
+                )
+            changes["first_bout_limit"] = limit
+
+    swap = _pick(choices, "trump_six_swap", ON_OFF)
+    if swap and (swap == "on") != rules.trump_six_swap:
+        if not bounds.may_choose_trump_six_swap:
+            raise _refuse(_("In %(variant)s, the trump six swap is fixed.") % {"variant": name})
+        changes["trump_six_swap"] = swap == "on"
+
+    turn_seconds = variant.turn_seconds
+    turn = _pick(choices, "turn_seconds", tuple(str(s) for s in HOUSE_TURNS))
+    if turn and int(turn) != turn_seconds:
+        if not bounds.min_turn_seconds <= int(turn) <= bounds.max_turn_seconds:
+            raise _refuse(
+                _("In %(variant)s, a turn lasts %(low)d to %(high)d seconds.")
+                % {"variant": name, "low": bounds.min_turn_seconds, "high": bounds.max_turn_seconds}
+            )
+        turn_seconds = int(turn)
+
+    try:
+        return dataclasses.replace(rules, **changes), turn_seconds
+    except ValueError:
+        deck_size = changes.get("deck_size", rules.deck_size)
+        raise _refuse(
+            _("A %(deck)d-card deck is not enough for %(players)d players.")
+            % {"deck": deck_size, "players": players}
+        ) from None
+
+
+def rule_tags(rules: Rules, turn_seconds: int) -> list[str]:
+    """A table's rules as short tags: game, deck, transfer, who throws in, the rest."""
+    tags = [_("perevodnoy") if rules.mode == "perevodnoy" else _("podkidnoy"), str(rules.deck_size)]
+    if rules.trump_show_transfer:
+        tags.append(_("transfer by a trump"))
+    if rules.teams:
+        tags.append(rules.teams)
+    tags.append(
+        {
+            "all": _("everyone throws in"),
+            "neighbours": _("neighbours"),
+            "attacker": _("attacker only"),
+        }[rules.effective_throw_in]
+    )
+    if rules.first_bout_limit is not None:
+        tags.append(_("first bout %(cards)d") % {"cards": rules.first_bout_limit})
+    if rules.trump_six_swap:
+        tags.append(_("trump six swap"))
+    if rules.one_winner:
+        tags.append(_("one winner"))
+    tags.append(_("%(seconds)d s a move") % {"seconds": turn_seconds})
+    return tags

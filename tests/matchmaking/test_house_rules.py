@@ -1,0 +1,140 @@
+"""House rules at a new table: within the variant's bounds, refused beyond them, shown as tags."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Match, RuleVariant
+from games.services import ActionRefused
+from matchmaking.house_rules import rule_tags, table_rules
+from matchmaking.models import HouseRuleBounds
+
+from .conftest import make_user
+
+pytestmark = pytest.mark.django_db
+
+EVERYTHING = {
+    "deck_24": True,
+    "deck_36": True,
+    "deck_52": True,
+    "may_choose_throw_in": True,
+    "may_choose_transfer": True,
+    "may_choose_first_bout_limit": True,
+    "may_choose_trump_six_swap": True,
+    "min_turn_seconds": 15,
+    "max_turn_seconds": 60,
+}
+
+
+def variant(slug: str, **bounds) -> RuleVariant:
+    found = RuleVariant.objects.get(slug=slug)
+    HouseRuleBounds.objects.update_or_create(variant=found, defaults={**EVERYTHING, **bounds})
+    return found
+
+
+def test_choices_within_the_bounds_make_the_tables_rules():
+    classic = variant("classic")
+    rules, turn = table_rules(
+        classic,
+        4,
+        {
+            "deck_size": "52",
+            "throw_in": "neighbours",
+            "transfer": "trump_show",
+            "first_bout_limit": "5",
+            "trump_six_swap": "on",
+            "turn_seconds": "45",
+        },
+    )
+    assert (rules.deck_size, rules.throw_in, rules.mode, rules.trump_show_transfer) == (
+        52,
+        "neighbours",
+        "perevodnoy",
+        True,
+    )
+    assert rules.first_bout_limit == 5 and rules.trump_six_swap and turn == 45
+    # Nothing chosen: the variant's own rules.
+    assert table_rules(classic, 2, {}) == (classic.rules_for(2), classic.turn_seconds)
+
+
+@pytest.mark.parametrize(
+    ("bounds", "choice", "words"),
+    [
+        ({"deck_52": False}, {"deck_size": "52"}, "not dealt with 52 cards"),
+        ({"may_choose_throw_in": False}, {"throw_in": "neighbours"}, "who may throw in is fixed"),
+        ({"may_choose_transfer": False}, {"transfer": "on"}, "the transfer is fixed"),
+        ({"may_choose_first_bout_limit": False}, {"first_bout_limit": "5"}, "first bout limit"),
+        ({"may_choose_trump_six_swap": False}, {"trump_six_swap": "on"}, "trump six swap"),
+        ({"max_turn_seconds": 30}, {"turn_seconds": "90"}, "15 to 30 seconds"),
+        ({}, {"turn_seconds": "7"}, "does not exist"),
+        ({}, {"transfer": "sideways"}, "does not exist"),
+        ({}, {"deck_size": "24", "players": 6}, "24-card deck is not enough for 6 players"),
+    ],
+)
+def test_choices_beyond_the_bounds_are_refused_in_words(bounds, choice, words):
+    classic = variant("classic", **bounds)
+    players = choice.pop("players", 2)
+    with pytest.raises(ActionRefused) as refused:
+        table_rules(classic, players, choice)
+    assert words in refused.value.message and refused.value.code == "house_rules"
+
+
+def test_a_variant_without_bounds_lets_only_the_turn_time_change():
+    classic = RuleVariant.objects.get(slug="classic")
+    HouseRuleBounds.objects.filter(variant=classic).delete()
+    assert table_rules(classic, 2, {"turn_seconds": "60"})[1] == 60
+    with pytest.raises(ActionRefused):
+        table_rules(classic, 2, {"deck_size": "24"})
+
+
+def post_table(client: Client, slug: str, **house) -> object:
+    data = {"variant": RuleVariant.objects.get(slug=slug).pk, "players": 2, "seat_1": "", **house}
+    return client.post(reverse("games:create"), data)
+
+
+def test_a_forged_option_gets_a_clear_refusal_and_makes_no_table():
+    variant("teams-2x2")
+    variant("short-deck-24", deck_36=False, deck_52=False)
+    client = Client()
+    client.force_login(make_user())
+    response = post_table(client, "short-deck-24", deck_size="52")
+    assert response.status_code == 400
+    assert "24-card is not dealt with 52 cards." in response.content.decode()
+    response = post_table(client, "classic", throw_in="<script>")
+    assert response.status_code == 400 and "<script>" not in response.content.decode()
+    assert not Match.objects.exists()
+
+
+def test_a_table_with_house_rules_is_listed_with_its_tags_in_both_languages():
+    variant("classic")
+    creator = make_user()
+    client = Client()
+    client.force_login(creator)
+    response = post_table(
+        client, "classic", deck_size="36", transfer="on", throw_in="neighbours", turn_seconds="15"
+    )
+    match = Match.objects.get()
+    assert response.status_code == 302 and match.turn_seconds == 15
+    assert match.engine_rules.mode == "perevodnoy"
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get("/").content.decode()
+    assert "perevodnoy · 36 · neighbours · 15 s a move" in english
+    russian = Client(HTTP_ACCEPT_LANGUAGE="ru").get("/").content.decode()
+    assert "переводной · 36 · соседи · 15 с на ход" in russian
+
+
+def test_tags_name_each_rule_that_differs():
+    classic = variant("classic")
+    rules, turn = table_rules(
+        classic, 5, {"transfer": "trump_show", "first_bout_limit": "5", "trump_six_swap": "on"}
+    )
+    assert rule_tags(rules, turn) == [
+        "perevodnoy",
+        "36",
+        "transfer by a trump",
+        "neighbours",
+        "first bout 5",
+        "trump six swap",
+        "30 s a move",
+    ]
