@@ -127,8 +127,8 @@ def test_every_seat_reads_and_a_bout_is_played(
     levels = {seat: ("easy", "medium")[seat % 2] for seat in range(1, players)}
     page = me.page
     page.goto(live_server_url + "/")
-    page.select_option("#id_variant", str(RuleVariant.objects.get(slug=slug).pk))
-    page.fill("#id_players", str(players))
+    page.select_option("form.create-table #id_variant", str(RuleVariant.objects.get(slug=slug).pk))
+    page.fill("form.create-table #id_players", str(players))
     for seat, level in levels.items():
         page.select_option(f"#id_seat_{seat}", level)
     page.locator("form.create-table [type=submit]").click()
@@ -137,6 +137,15 @@ def test_every_seat_reads_and_a_bout_is_played(
     page.wait_for_selector("#table-hand .hand-card")
     match = Match.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
     check_seats(me, players, levels)
+    if players == 7:
+        # A spectator sees the whole table too: every seat, the first one at the bottom.
+        watcher = Player(browser, live_server_url, "Ким", lang, viewport=viewport)
+        response = watcher.page.goto(page.url)
+        assert response.status == 200
+        watcher.page.wait_for_selector('#connection-state[data-state="open"]')
+        assert watcher.page.locator("#table-seats .seat").count() == 7
+        assert watcher.page.locator("#table-seats .seat-bottom").count() == 1
+        watcher.context.close()
     if match.variant.teams:
         # Every seat wears its team's colour, and the legend names both teams.
         assert all(s["team"] for s in page.evaluate(SEATS))

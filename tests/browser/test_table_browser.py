@@ -132,8 +132,10 @@ class Player:
     def create_table(self, slug: str, players: int, bots: str = "easy") -> Match:
         page = self.page
         page.goto(self.url + "/")
-        page.select_option("#id_variant", str(RuleVariant.objects.get(slug=slug).pk))
-        page.fill("#id_players", str(players))
+        page.select_option(
+            "form.create-table #id_variant", str(RuleVariant.objects.get(slug=slug).pk)
+        )
+        page.fill("form.create-table #id_players", str(players))
         for seat in range(1, players):
             page.select_option(f"#id_seat_{seat}", bots)
         page.locator("form.create-table [type=submit]").click()
@@ -373,7 +375,9 @@ def test_two_people_in_two_languages_play_a_whole_game(browser, live_server_url)
     english = Player(browser, live_server_url, "Ника", "en")
     page = russian.page
     page.goto(live_server_url + "/")
-    page.select_option("#id_variant", str(RuleVariant.objects.get(slug="short-deck-24").pk))
+    page.select_option(
+        "form.create-table #id_variant", str(RuleVariant.objects.get(slug="short-deck-24").pk)
+    )
     page.select_option("#id_seat_1", "")  # wait for a player
     page.locator("form.create-table [type=submit]").click()
     page.wait_for_url(re.compile(r".*/games/\d+/$"))
