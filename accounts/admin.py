@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 
 from accounts.forms import AdminSignUpForm, AdminUserForm
 from accounts.models import User
+from accounts.socket_news import account_changed
 from moderation import audit
 from moderation.actions import with_form
 from moderation.forms import MuteForm, SuspendForm
@@ -127,6 +128,8 @@ class UserAdmin(DjangoUserAdmin):
             User.objects.bulk_update(
                 users, ["suspended_forever", "suspended_until", "suspension_reason"]
             )
+            for user in users:
+                account_changed(user.pk)
             audit.record_many(
                 request.user,
                 Action.SUSPEND,
@@ -171,6 +174,8 @@ class UserAdmin(DjangoUserAdmin):
             users = self._targets(request, queryset)
             until = timezone.now() + datetime.timedelta(minutes=int(data["minutes"]))
             User.objects.filter(pk__in=[u.pk for u in users]).update(muted_until=until)
+            for user in users:
+                account_changed(user.pk)
             audit.record_many(
                 request.user,
                 Action.MUTE,
@@ -198,6 +203,8 @@ class UserAdmin(DjangoUserAdmin):
     def unmute(self, request: HttpRequest, queryset: QuerySet) -> None:
         users = self._targets(request, queryset.filter(muted_until__gt=timezone.now()))
         User.objects.filter(pk__in=[u.pk for u in users]).update(muted_until=None)
+        for user in users:
+            account_changed(user.pk)
         audit.record_many(request.user, Action.UNMUTE, users)
         self._done(
             request,

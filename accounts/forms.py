@@ -10,8 +10,8 @@ from django.contrib.auth.forms import (
 from django.utils.translation import gettext_lazy as _
 
 from accounts.confusables import skeleton
+from accounts.notices import suspension_notice
 from accounts.ratelimit import LoginThrottle, client_ip
-from moderation.notices import suspension_notice
 
 
 class DistinctUsernameMixin:

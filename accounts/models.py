@@ -6,6 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.confusables import skeleton
+from accounts.socket_news import account_changed
 
 
 class CaseInsensitiveUserManager(UserManager):
@@ -43,12 +44,23 @@ class User(AbstractUser):
             )
         ]
 
+    # Set by ``set_password`` on a saved user: the save tells their open sockets.
+    password_replaced = False
+
+    def set_password(self, raw_password: str | None) -> None:
+        super().set_password(raw_password)
+        self.password_replaced = self.pk is not None
+
     def save(self, *args, **kwargs) -> None:
         self.username_skeleton = skeleton(self.username)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "username_skeleton"}
         super().save(*args, **kwargs)
+        if self.password_replaced:
+            # Sessions signed in with the old password end: so do their sockets.
+            self.password_replaced = False
+            account_changed(self.pk)
 
     @property
     def is_suspended(self) -> bool:

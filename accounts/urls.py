@@ -16,7 +16,7 @@ urlpatterns = [
         ),
         name="login",
     ),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password/",
         auth_views.PasswordChangeView.as_view(

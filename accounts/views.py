@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
@@ -9,6 +10,18 @@ from django.views.generic import CreateView, DetailView
 
 from accounts.forms import SignUpForm
 from accounts.ratelimit import client_ip, count_one
+from accounts.socket_news import account_changed
+
+
+class LogoutView(auth_views.LogoutView):
+    """Django's log-out, which also closes the sockets of the session it ends."""
+
+    def post(self, request, *args, **kwargs):
+        user_id = request.user.pk
+        response = super().post(request, *args, **kwargs)
+        if user_id is not None:  # the session is gone now: its sockets' check fails
+            account_changed(user_id)
+        return response
 
 
 class SignUpView(CreateView):

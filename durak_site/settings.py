@@ -182,7 +182,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Sessions live in the database, which every process shares; a socket reads its
-# session there before each frame it acts on (games/table_sql.py).
+# session there on its heartbeat and when its account changes (games/socket_guard.py).
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 

@@ -1,13 +1,17 @@
 """WebSocket consumers: one table socket per viewer, and the lobby.
 
 They only translate frames into service calls and renders.  The group message says
-"match N changed (state, chat or presence), version V"; each socket then reads the
-table from the database and renders it for its own viewer, so no hand ever travels
-through the channel layer.  Each socket remembers what its page shows and sends
-only the pieces of the table that changed.  A socket that sends a move renders its
-own page from the table the move committed, in the same thread hop as the move, and
-the pages of the table's other seats whose sockets this process holds
-(``table_pages``): their push then sends that page without reading the table.
+"match N changed (state, chat or presence), version V"; each socket then renders
+that version of the table for its own viewer, so no hand ever travels through the
+channel layer.  The table of a version is read once per process and shared by its
+sockets (``table_reads``): the move's own process keeps the table the move
+committed, another reads it on the first push.  Each socket remembers what its page
+shows and sends only the pieces of the table that changed.
+
+The sign-in is checked at the handshake, on the heartbeat, and whenever the
+account changes (``accounts.socket_news``: a log-out, a new password, a
+suspension, a mute), not on every frame; the services read what they act on
+(a seat's user, a suspension, a mute) under their own locks.
 """
 
 from __future__ import annotations
@@ -25,9 +29,11 @@ from django.db import connection
 from django.utils.translation import gettext as _
 
 from accounts.language import ViewerLanguageMixin
+from accounts.notices import mute_notice
+from accounts.socket_news import account_group
 from analysis import hints
 from analysis.services import Refused as HintRefused
-from games import presence, rendering, services, table_pages, ticker
+from games import presence, rendering, services, table_reads, ticker
 from games.action_log import log_refused_action
 from games.conf import setting
 from games.models import Match
@@ -74,48 +80,48 @@ def _open_viewer(
 
 
 def _collecting_call(
-    session_key: str | None,
-    user_id: int,
-    page: tuple[rendering.Viewer, dict[str, Any]] | None,
-    function: Any,
-    match_id: int,
-    *args: Any,
-    **kwargs: Any,
-) -> tuple[Any, Any, list[Any], tuple[int, str] | None]:
-    """(result, refusal, pushes, render) of a service call for the socket's user.
+    function: Any, match_id: int, user: Any, *args: Any, **kwargs: Any
+) -> tuple[Any, Any, list[Any]]:
+    """(result, refusal, pushes) of a service call for the socket's user.
 
-    The user is read afresh (``signed_in_user``) in the same thread hop as the
-    service, so the check costs no extra round trip.  When the service returns the
-    table it committed, the caller's own page (``page``: its viewer and the record
-    of what it shows) is rendered from it in this hop too, as (version, html), and
-    so are the other seats' pages that sockets of this process show (``table_pages``).
+    The table a move committed is kept for the renders of its push in this process.
     """
-    user = signed_in_user(session_key, user_id)
     pushes: list[Any] = []
     try:
         with services.collected_pushes() as pushes:
             try:
                 result = function(match_id, user, *args, **kwargs)
             except services.ActionRefused as refused:
-                return None, refused, pushes, None
+                return None, refused, pushes
     except BaseException:
         # Whatever committed before the failure is still announced.
         for group, message in pushes:
             services.send_push(group, message)
         raise
     table = getattr(result, "table", None)
-    if page is None or table is None:
-        return result, None, pushes, None
-    try:
-        render = rendering.render_state(match_id, page[0], shown=page[1], table=table)
-    except Exception:  # The move's push still reaches this socket, and renders then.
-        logger.exception("could not render the mover's table")
-        render = None
-    try:
-        table_pages.render_watched(table, mover=page[0].seat)
-    except Exception:  # Their pushes read the table instead.
-        logger.exception("could not render the other seats' tables")
-    return result, None, pushes, render
+    if table is not None:
+        table_reads.remember(table)
+    return result, None, pushes
+
+
+# Reads in flight, per event loop and (match, version): the sockets of a table that
+# get the same push in this process wait for one read.
+_reading: dict[tuple[Any, int, int], asyncio.Future] = {}
+
+
+async def table_at(match_id: int, version: int) -> table_reads.Table:
+    """The table at ``version`` (or later), read once per process for all its sockets."""
+    table = table_reads.recall(match_id, version)
+    if table is not None:
+        return table
+    key = (asyncio.get_running_loop(), match_id, version)
+    reading = _reading.get(key)
+    if reading is None:
+        reading = asyncio.ensure_future(db_call(table_reads.load)(match_id))
+        _reading[key] = reading
+        reading.add_done_callback(lambda _done: _reading.pop(key, None))
+    # One socket closing while it waits must not cancel the others' read.
+    return await asyncio.shield(reading)
 
 
 REFUSAL_KINDS = {
@@ -135,29 +141,34 @@ def _answered_hint_html(hint_id: int, user_id: int) -> str | None:
     return None if answered is None else hints.render_answer(answered)
 
 
-def _heartbeat_checks(quota: SocketQuota | None, session_key: str | None, user_id: int) -> None:
+def _heartbeat_checks(quota: SocketQuota | None, session_key: str | None, user_id: int) -> Any:
     if quota is not None:
         quota.renew()
-    signed_in_user(session_key, user_id)
+    return signed_in_user(session_key, user_id)
 
 
 class SocketConsumer(AsyncWebsocketConsumer):
     """A WebSocket consumer whose every database call goes through ``db_call``.
 
     Channels' own ``dispatch`` first checks the database connections
-    (``close_old_connections``) in a thread hop of its own, for every message a
+    (``aclose_old_connections``) in a thread hop of its own, for every message a
     consumer receives: a frame, a group push.  Here that hop is left out:
     ``database_sync_to_async`` makes the same check in the thread, before and after
     each call, where the connection is used.  With SQLite every hop queues on the
     one database thread, so the left-out hops were three more waits behind other
     tables' moves for every move.
+
+    Two rules keep this safe, and tests/live/test_socket_dispatch.py pins both:
+    this body is channels' own less that one line, and no consumer makes an async
+    ORM call (those run on the database thread without the check).
     """
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        if handler:
+            await handler(message)
+        else:
+            raise ValueError("No handler for message type %s" % message["type"])  # noqa: UP031
 
 
 class GuardedSocket(ViewerLanguageMixin, SocketConsumer):
@@ -167,6 +178,7 @@ class GuardedSocket(ViewerLanguageMixin, SocketConsumer):
     groups_joined: tuple[str, ...] = ()
     quota: SocketQuota | None = None
     heartbeat: asyncio.Task | None = None
+    user: Any = None
 
     def session_key(self) -> str | None:
         session = self.scope.get("session")
@@ -181,7 +193,8 @@ class GuardedSocket(ViewerLanguageMixin, SocketConsumer):
         return True
 
     async def join_groups(self, *groups: str) -> None:
-        self.groups_joined = groups
+        """Join ``groups`` and the user's account group (``accounts.socket_news``)."""
+        self.groups_joined = (*groups, account_group(self.user.pk))
         await self.rejoin()
 
     async def rejoin(self) -> None:
@@ -202,13 +215,29 @@ class GuardedSocket(ViewerLanguageMixin, SocketConsumer):
         while True:
             try:
                 await self.rejoin()
-                await db_call(_heartbeat_checks)(self.quota, self.session_key(), user_id)
+                user = await db_call(_heartbeat_checks)(self.quota, self.session_key(), user_id)
             except SignedOut as out:
                 await self.sign_out(out)
                 return
             except Exception:  # The next beat tries again.
                 logger.exception("socket heartbeat failed")
+            else:
+                await self.user_checked(user)
             await asyncio.sleep(period)
+
+    async def account_changed(self, event: dict[str, Any]) -> None:
+        """The user logged out, changed their password, or was suspended or muted
+        (``accounts.socket_news``): check the sign-in now, as the heartbeat does."""
+        try:
+            user = await db_call(signed_in_user)(self.session_key(), self.user.pk)
+        except SignedOut as out:
+            await self.sign_out(out)
+            return
+        await self.user_checked(user)
+
+    async def user_checked(self, user: Any) -> None:
+        """The socket's user as just read, still signed in: kept for its frames."""
+        self.user = user
 
     async def sign_out(self, out: SignedOut) -> None:
         """Tell the person why, then close: the page shows the message."""
@@ -285,7 +314,6 @@ class TableConsumer(GuardedSocket):
             return
         ticker.unwatch_table(self.match_id)
         if self.viewer.seat is not None:
-            table_pages.forget(self.match_id, self.viewer.seat)
             await db_call(services.seat_disconnected)(self.match_id, self.channel_name)
         self.viewer = None
 
@@ -318,29 +346,17 @@ class TableConsumer(GuardedSocket):
             await self.sign_out(out)
 
     async def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
-        """Run a service for this socket's user (checked afresh); a refusal goes back to
-        this socket only.  The pushes the service commits are sent from here, and a
-        move's own page is rendered with it."""
-        result, refused, pushes, render = await db_call(_collecting_call)(
-            self.session_key(),
-            self.user.pk,
-            (self.viewer, self.shown),
-            function,
-            self.match_id,
-            *args,
-            **kwargs,
+        """Run a service for this socket's user; a refusal goes back to this socket
+        only.  The pushes the service commits are sent from here: the mover's own
+        page comes with its push, as every other socket's does."""
+        result, refused, pushes = await db_call(_collecting_call)(
+            function, self.match_id, self.user, *args, **kwargs
         )
         for group, message in pushes:
             try:
                 await self.channel_layer.group_send(group, message)
             except Exception:  # A push is best effort: clients resync on the next version.
                 logger.exception("could not push to %s", group)
-        if render is not None:
-            # The mover's page, from the table its move committed: the push of this
-            # version then finds it already shown.
-            version, html = render
-            self.sent_version = max(self.sent_version, version)
-            await self.send(text_data=html)
         if refused is not None:
             if function is not services.apply_action:  # apply_action logs its own refusals
                 kind = REFUSAL_KINDS.get(function, function.__name__)
@@ -354,10 +370,12 @@ class TableConsumer(GuardedSocket):
         await self.call(services.apply_action, data.get("action"), version=data.get("version"))
 
     async def on_chat(self, data: dict[str, Any]) -> None:
+        if self.user.is_muted:  # as last read: a mute's news, or the heartbeat
+            await self.refuse(mute_notice(self.user), "chat")
+            return
         await self.call(services.post_chat, data.get("text"))
 
     async def on_sync(self, data: dict[str, Any]) -> None:
-        await db_call(signed_in_user)(self.session_key(), self.user.pk)
         await self.rejoin()
         await self.send_state(full=True)
 
@@ -420,12 +438,12 @@ class TableConsumer(GuardedSocket):
     async def end_access(self, ended: rendering.AccessEnded) -> None:
         """The viewer may no longer watch: say why and close; no more pushes."""
         await self.send_notice(ended.message)
-        if self.viewer.seat is not None:
-            table_pages.forget(self.match_id, self.viewer.seat)
         self.viewer = None
         await self.close(code=CLOSE_FORBIDDEN)
 
     async def send_state(self, *, full: bool = False) -> None:
+        """The whole page (``full``: a socket that opened or asked to resync, with the
+        chat), or what changed of it, as the database holds the table now."""
         try:
             version, html = await db_call(rendering.render_state)(
                 self.match_id, self.viewer, full=full, shown=self.shown
@@ -434,8 +452,30 @@ class TableConsumer(GuardedSocket):
             await self.end_access(ended)
             return
         self.sent_version = max(self.sent_version, version)
-        if self.viewer.seat is not None:  # a move sent through this process renders it ahead
-            table_pages.watch(self.match_id, self.viewer.seat, self.user.pk, self.language)
+        await self.send(text_data=html)
+
+    async def user_checked(self, user: Any) -> None:
+        newly_muted = user.is_muted and not self.user.is_muted
+        await super().user_checked(user)
+        if newly_muted:
+            await self.send_notice(mute_notice(user))
+
+    async def send_table(self, table: table_reads.Table) -> None:
+        """What changed of this viewer's page, rendered here from a shared read.
+
+        The read holds everything a render of the pieces needs, so no database call
+        (and no thread hop) is made.  A page never goes back to an older version.
+        """
+        if table[0].version < self.sent_version:
+            return
+        try:
+            version, html = rendering.render_state(
+                self.match_id, self.viewer, shown=self.shown, table=table
+            )
+        except rendering.AccessEnded as ended:
+            await self.end_access(ended)
+            return
+        self.sent_version = version
         await self.send(text_data=html)
 
     async def show_new_language(self) -> None:
@@ -459,21 +499,17 @@ class TableConsumer(GuardedSocket):
             await self.send(text_data=html)
             return
         version = event.get("version")
-        if version is not None:
-            ticker.table_announced(self.match_id, version)
-        if what == "state" and version is not None:
+        if version is None:
+            await self.send_state(full=True)
+            return
+        ticker.table_announced(self.match_id, version)
+        if what == "state":
             if version <= self.sent_version:
                 return  # An earlier render already showed this version or a later one.
-            page = None
-            if self.viewer.seat is not None:
-                page = table_pages.page_for(
-                    self.match_id, self.viewer.seat, self.user.pk, version, self.language
-                )
-            if page is not None:  # rendered in the mover's hop, from the committed table
-                self.sent_version = version
-                await self.send(text_data=page.html_for(self.shown))
-                return
-        await self.send_state(full=version is None)
+            await self.send_table(await table_at(self.match_id, version))
+            return
+        # A presence change keeps the version: the seats are read again.
+        await self.send_table(await db_call(table_reads.load)(self.match_id))
 
 
 def _lobby_html() -> str:
@@ -501,6 +537,7 @@ class LobbyConsumer(GuardedSocket):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        self.user = user
         self.frames = TokenBucket(*setting("GAMES_LOBBY_FRAME_RATE"))
         self.lobby_pending = False
         self.lobby_sending = asyncio.Lock()

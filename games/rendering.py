@@ -27,7 +27,7 @@ from games.models import Match, Seat
 from games.move_words import describe_action, names_in_words
 from games.seating import places, seat_label, team_legend
 from games.services import clock
-from games.table_sql import table_rows
+from games.table_reads import Table, load
 
 # Standard variant names live in the database; listed here so they reach the catalogue.
 VARIANT_NAMES = [
@@ -340,12 +340,6 @@ PIECES = ("waiting", "hint", "version", "status", "seats", "felt", "hand", "cont
 ALWAYS_SENT = ("hint", "version")
 
 
-def load_table(match_id: int) -> tuple[Match, list[Seat], Any]:
-    """The match (with what its render reads), its seats and its engine state."""
-    match, seats = table_rows(match_id)
-    return match, seats, services.load_game(match)
-
-
 def _template(name: str) -> Any:
     # In production, skip looking the template up again for every push.
     return get_template(name) if settings.DEBUG else _compiled(name)
@@ -469,17 +463,17 @@ def render_state(
     *,
     full: bool = False,
     shown: dict[str, Any] | None = None,
-    table: tuple[Match, list[Seat], Any] | None = None,
+    table: Table | None = None,
 ) -> tuple[int, str]:
-    """(version, html) of the viewer's table, read from the database.
+    """(version, html) of the viewer's table: ``table``, or else as the database holds it.
 
     ``full`` sends every piece and the chat (a page that just connected, or asked to
     resync); otherwise only the pieces that differ from ``shown``, the record of what
-    this viewer's page shows, which the render keeps up to date.  ``table`` is the
-    table as a service just committed it (``ActionOutcome.table``), to render instead
-    of reading it back.
+    this viewer's page shows, which the render keeps up to date.  ``table`` is a
+    read of ``games.table_reads``, shared by the process's sockets and only read
+    here; a render from it touches no database unless ``full``.
     """
-    match, seats, game = table if table is not None else load_table(match_id)
+    match, seats, game = table if table is not None else load(match_id)
     check_access(match, seats, viewer)
     context = table_context(match, viewer, with_chat=full, seats=seats, game=game)
     if full and shown is not None:

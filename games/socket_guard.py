@@ -2,25 +2,27 @@
 still signed in, and how many sockets one user may hold.
 
 Channels' auth middleware reads the session once, at the handshake.  A socket lives
-for hours, so the consumer asks ``signed_in_user`` again before it acts on a frame
-and on its heartbeat: a logout, a password change from another session, a
-suspension or a deactivation then closes the socket at its next message.
+for hours, so the consumer asks ``signed_in_user`` again when the account changes
+(a log-out, a new password, a suspension: ``accounts.socket_news`` tells every
+socket of the user at once) and on its heartbeat, the backstop: the socket then
+closes with the reason.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from importlib import import_module
 from typing import Any
 
-from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
+from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.core.cache import cache
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
+from accounts.notices import suspension_notice
 from games.conf import setting
-from games.table_sql import user_and_session
-from moderation.notices import suspension_notice
 
 FRAME_TYPES = ("action", "chat", "sync", "resign", "rematch", "hint")
 
@@ -73,16 +75,15 @@ def signed_in_user(session_key: str | None, user_id: int) -> Any:
 
     The session must still exist and name this user, with the auth hash of the
     user's current password (Django's own rule for page requests), and the user
-    must be active and not suspended.  One statement reads both: the session is
-    one of Django's database sessions (``SESSION_ENGINE`` in settings).
+    must be active and not suspended.
     """
     ended = SignedOut(_("Your session has ended; please log in again."), CLOSE_SIGNED_OUT)
     if not session_key:
         raise ended
-    found = user_and_session(user_id, session_key)
-    if found is None:
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
         raise ended
-    user, data = found
+    data = import_module(settings.SESSION_ENGINE).SessionStore(session_key).load()
     if str(data.get(SESSION_KEY)) != str(user_id):
         raise ended
     if not constant_time_compare(data.get(HASH_SESSION_KEY, ""), user.get_session_auth_hash()):

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 
-from moderation.notices import suspension_notice
+from accounts.notices import suspension_notice
 
 
 class SuspendedUserMiddleware:

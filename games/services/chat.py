@@ -12,10 +12,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.notices import mute_notice
 from games.conf import setting
 from games.models import ChatMessage, Match, Seat
 from games.services.common import ActionRefused, notify_match_changed, refuse_suspended
-from moderation.notices import mute_notice
 
 # Control characters (NUL and the like) and lone surrogates: nothing a person types,
 # and PostgreSQL refuses to store some of them.

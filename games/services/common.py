@@ -22,9 +22,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
+from accounts.notices import suspension_notice
 from games.engine import Game
 from games.models import Match, Seat
-from moderation.notices import suspension_notice
 
 logger = logging.getLogger(__name__)
 

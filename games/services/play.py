@@ -24,7 +24,7 @@ from games.services.common import (
     seat_of,
 )
 from games.signals import deal_finished
-from games.table_sql import insert_move, table_rows, update_match
+from games.table_reads import read_table
 
 MAX_ACTION_TEXT = 64
 
@@ -32,7 +32,7 @@ MAX_ACTION_TEXT = 64
 def lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
     """The match, locked, and its seats with their users."""
     try:
-        return table_rows(match_id, lock=True)
+        return read_table(match_id, lock=True)
     except Match.DoesNotExist:
         raise ActionRefused(_("There is no such table."), code="not_found") from None
 
@@ -180,16 +180,14 @@ def apply_locked(
     clock.charge_budgets(match, seats, required, now)
     think_ms = max(0, clock.ms(now - match.turn_started_at)) if match.turn_started_at else 0
     match.move_count += 1
-    insert_move(
-        Move(
-            match_id=match.pk,
-            deal_id=match.live_deal_id,
-            seq=match.move_count,
-            seat=action.seat,
-            action=str(action),
-            source=source,
-            think_ms=think_ms,
-        )
+    Move.objects.create(
+        match_id=match.pk,
+        deal_id=match.live_deal_id,
+        seq=match.move_count,
+        seat=action.seat,
+        action=str(action),
+        source=source,
+        think_ms=think_ms,
     )
     match.version += 1
     match.state = game.snapshot()
@@ -202,7 +200,7 @@ def apply_locked(
         deal = _finish_deal(match, seats, game, end_reason, now)
     else:
         clock.schedule(match, seats, game, now)
-    update_match(match, _MATCH_FIELDS_A_MOVE_WRITES)
+    match.save(update_fields=_MATCH_FIELDS_A_MOVE_WRITES)
     if deal is not None:
         match.live_deal = deal
         deal_finished.send(sender=Deal, deal=deal)
