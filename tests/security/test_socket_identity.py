@@ -36,7 +36,7 @@ def no_heartbeat_in_time(settings) -> None:
 async def close_code(sock: Socket) -> int:
     """The code the server closes ``sock`` with, past any frame it still sends."""
     while True:
-        output = await sock.comm.receive_output(5)
+        output = await sock.comm.receive_output(10)
         if output["type"] == "websocket.close":
             return output["code"]
 
@@ -104,7 +104,7 @@ def test_every_open_socket_of_the_user_closes_at_once(end, code, words):
         before = await db(table_fingerprint, match.pk)
         await db(end, mover, cookie)
         # Nothing is sent from the sockets: the account's news alone closes them.
-        told = await table.until(lambda f: ERROR in f)
+        told = await table.until(lambda f: ERROR in f, timeout=10)
         closed = [await close_code(sock) for sock in (table, lobby)]
         return before, told, closed
 
