@@ -76,7 +76,7 @@ def request_hint(match_id: int, user: Any, channel_name: str = "") -> HintReques
 def _nothing_to_suggest(game: Game, seat: int) -> bool:
     if game.is_over or seat not in game.to_act():
         return True
-    return not any(action.seat == seat for action in game.legal_actions())
+    return not game.legal_actions(seat)
 
 
 def take_hint_allowance(user: Any) -> None:

@@ -1,213 +1,279 @@
-"""Speed of the rules engine: random legal games, copies, state size.
+"""Speed of the rules engine, side by side with an older checkout in the same run.
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/engine_speed.py [--seconds 3] [--no-durakgame]
+    .venv/bin/python benchmarks/engine_speed.py [--old /work/wt-ca1] [--rounds 5]
+        [--seconds 1.0]
 
-Every game picks uniformly among ``legal_actions()`` until the game is over. If
-``durakgame`` 1.0.4 is importable (``pip install -r benchmarks/requirements.txt``) it is
-measured in the same run with the same random policy, and the ratio is printed.
+``--old PATH`` is a worktree of an older commit (``git worktree add PATH ca1bc24``).
+Each measurement runs in a child process per tree (``--child``), the two trees taking
+turns round after round so that load from other processes falls on both alike; the
+figures are medians over the rounds of CPU time (``time.process_time``) per unit.
+
+Measured, each on its own:
+
+* ``copy``: one ``game.copy()`` of a mid-game state;
+* ``apply``: one ``apply`` of the action played next from a mid-game state (the cost
+  of the copy it is applied to is measured alongside and taken off);
+* ``legal_actions``: one ``legal_actions()`` call on a mid-game state;
+* random playouts: whole 2-player 36-card podkidnoy games from a fresh deal, every
+  step picking uniformly among ``legal_actions()`` (and three other variants);
+* bot playouts: ``games.bots.fast.playout`` with the medium policy from a fresh deal,
+  per step (2-player podkidnoy, 4-player perevodnoy);
+* endgame solver: ``games.bots.endgame.Solver`` on 40 two-player endgames (at most
+  4,000 nodes each), per node.
+
+The mid-game states and endgames are the same for both trees: this tree plays them
+and hands them to each child as records (deal and actions), which both replay.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import random
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
-import tracemalloc
+from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+ROOT = Path(__file__).resolve().parent.parent
 
-from games.engine import Game, Rules  # noqa: E402
-
-CONFIGS = [
-    ("2 players, 36, podkidnoy", Rules()),
-    ("4 players, 36, perevodnoy", Rules(players=4, mode="perevodnoy")),
-    ("6 players, 36, podkidnoy", Rules(players=6)),
-    ("2x2 teams, 36, podkidnoy", Rules(players=4, teams="2x2")),
-]
-
-
-def run_engine(rules: Rules, seconds: float, seed: int = 1) -> tuple[int, int, float, float]:
-    """Play random games for about ``seconds``; return (games, actions, wall s, CPU s)."""
-    rng = random.Random(seed)
-    rnd = rng.random
-    new = Game.new
-    games = actions = 0
-    gc.collect()
-    cpu = time.process_time()
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        g = new(rules, rng)
-        legal = g.legal_actions
-        apply = g.apply
-        n = 0
-        while not g.is_over:
-            acts = legal()
-            apply(acts[int(rnd() * len(acts))])
-            n += 1
-        games += 1
-        actions += n
-        if games % 16 == 0 and time.perf_counter() > deadline:
-            break
-    return games, actions, time.perf_counter() - start, time.process_time() - cpu
+PLAYOUT_VARIANTS = {
+    "random 2p 36 podkidnoy": {},
+    "random 4p 36 perevodnoy": {"players": 4, "mode": "perevodnoy"},
+    "random 6p 36 podkidnoy": {"players": 6},
+    "random 2x2 teams 36": {"players": 4, "teams": "2x2"},
+}
+BOT_VARIANTS = {
+    "bot playout 2p podkidnoy": {},
+    "bot playout 4p perevodnoy": {"players": 4, "mode": "perevodnoy"},
+}
+# The solver's budget per endgame: some take minutes to solve in full.
+SOLVER_NODES = 4000
+# Unit of each metric, and whether more is better.
+UNITS = {"copy": "us/copy", "apply": "us/apply", "legal_actions": "us/call"}
 
 
-def run_durakgame(seconds: float, seed: int = 1) -> tuple[int, int, float, float] | None:
-    try:
-        import durakgame as dg
-        from durakgame.game import Game as DG
-        from durakgame.move import FinishingMove
-    except ImportError:
-        return None
+# ----------------------------------------------------------------- fixtures
 
-    class FixedGame(DG):
-        # durakgame 1.0.4 gives the extra cards of a FinishingMove to the defender but
-        # leaves them in the attacker's hand too; random play then duplicates cards and
-        # blows up. This one fix keeps its games finite and does not speed it up.
-        def process(self, move):  # type: ignore[no-untyped-def]
-            if isinstance(move, FinishingMove):
-                for c in move.cards:
-                    self.currentPlayer.hand.remove(c)
-            super().process(move)
+
+def fixtures(seed: int = 7) -> dict[str, Any]:
+    """Records of mid-game states (with the next action) and of two-player endgames."""
+    from games.bots import endgame, fast
+    from games.engine import Game, Rules
 
     rng = random.Random(seed)
-    rnd = rng.random
-
-    class RandomPlayer(dg.Player):
-        def nextMove(self, state, options):  # type: ignore[no-untyped-def]  # noqa: N802
-            return int(rnd() * len(options))
-
-    games = actions = 0
-    gc.collect()
-    cpu = time.process_time()
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        deck = dg.standardDeck()
-        rng.shuffle(deck)
-        g = FixedGame(deck, RandomPlayer(), RandomPlayer())
-        g.kickoff()
-        games += 1
-        actions += len(g.history.p1Moves) + len(g.history.p2Moves)
-        if games % 16 == 0 and time.perf_counter() > deadline:
-            break
-    return games, actions, time.perf_counter() - start, time.process_time() - cpu
-
-
-def mid_game_states(rules: Rules, count: int, seed: int = 7) -> list[Game]:
-    rng = random.Random(seed)
-    states = []
-    while len(states) < count:
+    mid = []
+    for variant in ({}, {"players": 4, "mode": "perevodnoy"}):
+        rules = Rules(**variant)
+        while len(mid) < (200 if not variant else 400):
+            g = Game.new(rules, rng)
+            for _ in range(rng.randrange(5, 80)):
+                acts = g.legal_actions()
+                if g.is_over:
+                    break
+                g.apply(rng.choice(acts))
+            if not g.is_over:
+                mid.append((g.to_record(), str(rng.choice(g.legal_actions()))))
+    ends = []
+    rules = Rules()
+    while len(ends) < 40:
         g = Game.new(rules, rng)
-        steps = rng.randrange(10, 60)
-        for _ in range(steps):
-            if g.is_over:
-                break
-            g.apply(rng.choice(g.legal_actions()))
-        if not g.is_over:
-            states.append(g)
-    return states
+        while not g.is_over and not endgame.applicable(g):
+            s = fast.decider(g)
+            g.apply(fast.medium_move(g, s, g.legal_actions(s), rng))
+        if not g.is_over and len(g.legal_actions(fast.decider(g))) > 1:
+            ends.append(g.to_record())
+    return {"mid": mid, "ends": ends}
 
 
-def copy_cost(rules: Rules) -> float:
-    """CPU microseconds per copy() of a mid-game state."""
-    states = mid_game_states(rules, 200)
-    reps = 50
-    start = time.process_time()
-    for _ in range(reps):
-        for g in states:
-            g.copy()
-    return (time.process_time() - start) / (reps * len(states)) * 1e6
+# ------------------------------------------------------------------ a child
 
 
-def state_memory(rules: Rules) -> float:
-    """Bytes allocated by one copied mid-game state (shared rules/tables excluded)."""
-    states = mid_game_states(rules, 200)
-    gc.collect()
-    tracemalloc.start()
-    before = tracemalloc.take_snapshot()
-    copies = [g.copy() for g in states for _ in range(5)]
-    after = tracemalloc.take_snapshot()
-    tracemalloc.stop()
-    total = sum(s.size_diff for s in after.compare_to(before, "filename"))
-    return total / len(copies)
+def child(what: str, seconds: float, seed: int, data: dict[str, Any]) -> dict[str, float]:
+    """Measure ``what`` with whichever ``games`` package is first on sys.path."""
+    from games.engine import Game, Rules
 
+    out: dict[str, float] = {}
+    if what == "units":
+        states = [Game.from_record(r) for r, _ in data["mid"]]
+        nexts = [a for _, a in data["mid"]]
+        from games.engine import Action
 
-def calibration() -> float:
-    """CPU ms of an empty million-step loop: a yardstick for how fast this machine is now."""
-    best = 1e9
-    for _ in range(5):
+        actions = [Action.parse(a) for a in nexts]
+        reps = max(1, int(seconds * 150))
+        gc.collect()
         start = time.process_time()
-        for _ in range(1_000_000):
-            pass
-        best = min(best, time.process_time() - start)
-    return best * 1e3
+        for _ in range(reps):
+            for g in states:
+                g.copy()
+        copy = (time.process_time() - start) / (reps * len(states))
+        start = time.process_time()
+        for _ in range(reps):
+            for g, a in zip(states, actions, strict=True):
+                g.copy().apply(a)
+        both = (time.process_time() - start) / (reps * len(states))
+        start = time.process_time()
+        for _ in range(reps):
+            for g in states:
+                g.legal_actions()
+        legal = (time.process_time() - start) / (reps * len(states))
+        out = {"copy": copy * 1e6, "apply": (both - copy) * 1e6, "legal_actions": legal * 1e6}
+    elif what in PLAYOUT_VARIANTS:
+        rules = Rules(**PLAYOUT_VARIANTS[what])
+        rng = random.Random(seed)
+        rnd = rng.random
+        games = actions = 0
+        gc.collect()
+        start = time.process_time()
+        deadline = start + seconds
+        while True:
+            g = Game.new(rules, rng)
+            legal = g.legal_actions
+            apply = g.apply
+            n = 0
+            while not g.is_over:
+                acts = legal()
+                apply(acts[int(rnd() * len(acts))])
+                n += 1
+            games += 1
+            actions += n
+            if games % 8 == 0 and time.process_time() > deadline:
+                break
+        cpu = time.process_time() - start
+        out = {"games/s": games / cpu, "actions/s": actions / cpu}
+    elif what in BOT_VARIANTS:
+        from games.bots import fast
+
+        rules = Rules(**BOT_VARIANTS[what])
+        rng = random.Random(seed)
+        steps = 0
+        gc.collect()
+        start = time.process_time()
+        deadline = start + seconds
+        games = 0
+        while True:
+            g = Game.new(rules, rng)
+            fast.playout(g, fast.medium_move, rng)
+            steps += len(g.history)
+            games += 1
+            if games % 8 == 0 and time.process_time() > deadline:
+                break
+        out = {"us/step": (time.process_time() - start) / steps * 1e6}
+    elif what == "solver":
+        from games.bots import endgame, fast
+
+        positions = [Game.from_record(r) for r in data["ends"]]
+        nodes = 0
+        gc.collect()
+        start = time.process_time()
+        for g in positions:
+            endgame._TABLE.clear()  # every tree starts each position from nothing
+            seat = fast.decider(g)
+            solver = endgame.Solver(seat, float("inf"), SOLVER_NODES)
+            try:
+                for a in fast.legal(g, seat):
+                    child_game = g.copy()
+                    child_game.apply(a)
+                    solver.wins(child_game)
+            except endgame.OutOfBudget:
+                pass
+            nodes += min(solver.nodes, SOLVER_NODES)
+        out = {"us/node": (time.process_time() - start) / nodes * 1e6, "nodes": nodes}
+    return out
 
 
-def line(name: str, games: int, actions: int, wall: float, cpu: float) -> str:
-    return (
-        f"{name:34} {games / cpu:9.0f} {actions / cpu:10.0f} {actions / games:8.1f}"
-        f" {cpu / actions * 1e6:8.2f} {games / wall:11.0f}"
-    )
+def run_child(root: Path, what: str, seconds: float, seed: int, data_path: str) -> dict[str, float]:
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--child",
+        what,
+        "--root",
+        str(root),
+        "--seconds",
+        str(seconds),
+        "--seed",
+        str(seed),
+        "--data",
+        data_path,
+    ]
+    res = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=root)
+    return json.loads(res.stdout)
+
+
+# ------------------------------------------------------------------ parent
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--seconds", type=float, default=3.0, help="time per configuration")
-    ap.add_argument("--rounds", type=int, default=6, help="interleaved rounds for the comparison")
-    ap.add_argument("--no-durakgame", action="store_true")
+    ap.add_argument("--old", help="a worktree of an older commit, measured alongside")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per measurement")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--root", help=argparse.SUPPRESS)
+    ap.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
+    ap.add_argument("--data", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
-    print(f"Python {sys.version.split()[0]}, {args.seconds:g} s per configuration, one core.")
-    print(f"Calibration: an empty 1e6-step Python loop takes {calibration():.1f} ms CPU here.")
-    print("Rates use CPU time (time.process_time); the last column uses wall time.\n")
-    head = f"{'configuration':34} {'games/s':>9} {'actions/s':>10} {'act/game':>8} {'us/step':>8}"
-    print(head + f" {'wall games/s':>11}")
-    for name, rules in CONFIGS:
-        print(line(name, *run_engine(rules, args.seconds)))
+    if args.child:
+        sys.path.insert(0, args.root)
+        data = json.loads(Path(args.data).read_text()) if args.data else {}
+        print(json.dumps(child(args.child, args.seconds, args.seed, data)))
+        return
 
-    if not args.no_durakgame:
-        if run_durakgame(0.05) is None:
-            print("\ndurakgame not installed: pip install -r benchmarks/requirements.txt")
-        else:
-            # Interleave short runs of both engines so that load from other processes on
-            # a shared machine falls on both alike.
-            ours = [0, 0, 0.0, 0.0]
-            theirs = [0, 0, 0.0, 0.0]
-            per = args.seconds / 2
-            for r in range(args.rounds):
-                for acc, res in (
-                    (ours, run_engine(CONFIGS[0][1], per, seed=100 + r)),
-                    (theirs, run_durakgame(per, seed=100 + r)),
-                ):
-                    assert res is not None
-                    for i in range(4):
-                        acc[i] += res[i]
-            print(f"\nside by side, {args.rounds} interleaved rounds of {per:g} s each:")
-            print(line("ours: 2 players, 36, podkidnoy", *ours))  # type: ignore[arg-type]
-            print(line("durakgame 1.0.4 (2p, 36, throw-in)", *theirs))  # type: ignore[arg-type]
-            ratio_cpu = (ours[1] / ours[3]) / (theirs[1] / theirs[3])
-            ratio_wall = (ours[1] / ours[2]) / (theirs[1] / theirs[2])
-            print(
-                f"actions/s ratio ours/durakgame: {ratio_cpu:.2f}x (CPU), {ratio_wall:.2f}x (wall)"
-            )
-            games_cpu = (ours[0] / ours[3]) / (theirs[0] / theirs[3])
-            games_wall = (ours[0] / ours[2]) / (theirs[0] / theirs[2])
-            print(
-                f"games/s ratio ours/durakgame:   {games_cpu:.2f}x (CPU), {games_wall:.2f}x (wall)"
-            )
-    print()
-    print(f"copy(): {copy_cost(Rules()):.2f} us per copy (2 players, mid-game)")
-    print(f"copy(): {copy_cost(Rules(players=6)):.2f} us per copy (6 players, mid-game)")
+    sys.path.insert(0, str(ROOT))
+    trees = {"new": ROOT}
+    if args.old:
+        trees["old"] = Path(args.old).resolve()
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(fixtures(), f)
+    data_path = f.name
+    try:
+        whats = ["units", *PLAYOUT_VARIANTS, *BOT_VARIANTS, "solver"]
+        results: dict[str, dict[str, dict[str, list[float]]]] = {}
+        for r in range(args.rounds):
+            for what in whats:
+                order = list(trees.items()) if r % 2 == 0 else list(reversed(trees.items()))
+                for name, root in order:
+                    got = run_child(root, what, args.seconds, 100 + r, str(data_path))
+                    for key, value in got.items():
+                        results.setdefault(what, {}).setdefault(key, {}).setdefault(
+                            name, []
+                        ).append(value)
+            print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
+    finally:
+        os.unlink(data_path)
+
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {args.rounds} rounds,")
     print(
-        f"state memory: {state_memory(Rules()):.0f} bytes per game state (2 players, tracemalloc)"
+        f"medians of CPU-time figures; trees: {', '.join(f'{k}={v}' for k, v in trees.items())}\n"
     )
-    print(f"state memory: {state_memory(Rules(players=6)):.0f} bytes per game state (6 players)")
+    head = f"{'metric':36} {'unit':10} {'new':>10}"
+    if "old" in trees:
+        head += f" {'old':>10} {'new/old':>8}"
+    print(head)
+    for what, metrics in results.items():
+        for key, per in metrics.items():
+            if key == "nodes":
+                continue
+            name = key if what == "units" else what
+            unit = UNITS.get(key, key)
+            new = statistics.median(per["new"])
+            line = f"{name:36} {unit:10} {new:10.2f}"
+            if "old" in per:
+                old = statistics.median(per["old"])
+                line += f" {old:10.2f} {new / old:8.2f}"
+            print(line)
+    if "solver" in results:
+        nodes = results["solver"]["nodes"]
+        print(f"\nsolver nodes per run: {', '.join(f'{k} {v[0]:.0f}' for k, v in nodes.items())}")
 
 
 if __name__ == "__main__":

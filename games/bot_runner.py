@@ -25,7 +25,7 @@ _rng = secrets.SystemRandom()
 
 
 def legal_for(game: Game, seat: int) -> list[Action]:
-    return [a for a in game.legal_actions() if a.seat == seat and a.kind != "swap"]
+    return [a for a in game.legal_actions(seat) if a.kind != "swap"]
 
 
 def choose_action(game: Game, seat: int, level: str) -> Action | None:
@@ -42,7 +42,7 @@ def choose_action(game: Game, seat: int, level: str) -> Action | None:
         except Exception:  # A faulty bot must not stall the table: fall back below.
             action = None
         else:
-            if action is None or action in game.legal_actions():
+            if action is None or game.is_legal(action):
                 return action
     return _fallback(legal, _rng)
 

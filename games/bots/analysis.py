@@ -166,7 +166,7 @@ def analyse_record(
     todo = []
     for i, a in enumerate(actions):
         if a.seat in wanted and a.kind != "resign":
-            options = [x for x in probe.legal_actions() if x.seat == a.seat]
+            options = probe.legal_actions(a.seat)
             if len(options) > 1 and a in options:
                 todo.append(i)
         probe.apply(a)
@@ -216,7 +216,7 @@ def _judge(
 ) -> Decision:
     seat = played.seat
     knowledge = game.knowledge(seat)
-    acts = [x for x in game.legal_actions() if x.seat == seat]
+    acts = game.legal_actions(seat)
     values, exact, samples = action_values(knowledge, acts, rng, budget)
     best_i = max(range(len(acts)), key=lambda j: values[j])
     before = values[best_i]

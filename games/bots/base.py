@@ -61,7 +61,7 @@ def rebuild(knowledge: Knowledge) -> Game:
 def legal_for(knowledge: Knowledge) -> list[Action]:
     """The seat's legal actions now, computed from what the seat knows."""
     seat = knowledge.seat
-    return [a for a in rebuild(knowledge).legal_actions() if a.seat == seat]
+    return rebuild(knowledge).legal_actions(seat)
 
 
 def decider_of(knowledge: Knowledge) -> int | None:

@@ -22,26 +22,25 @@ TRUMP_THROW_TALON = 4
 
 
 def decider(g: Game) -> int | None:
-    """Whose decision it is: the defender while cards are unbeaten, else pending attackers."""
-    if g.is_over:
-        return None
-    ph = g.phase
-    if ph == "attack":
-        return g.attacker
-    if ph == "defend" and g.unbeaten_mask:
-        return g.defender
-    # Here to_act() holds only attackers who may still add cards or say done; the
-    # principal attacker decides first, then the others in seat order after it.
-    seats = g.to_act()
+    """Whose decision it is among the seats the engine says may act (``to_act``): the
+    leader, the defender while cards are unbeaten, else the principal attacker first and
+    the other attackers in seat order after it.
+    """
+    turns = g.to_act()
+    if len(turns) < 2:
+        return turns[0] if turns else None
     att = g.attacker
-    for s in seats:
-        if s >= att:
-            return s
-    return seats[0] if seats else None
+    later = None
+    for t in turns:
+        if t.role == "defend":
+            return t
+        if later is None and t >= att:
+            later = t
+    return turns[0] if later is None else later
 
 
 def legal(g: Game, seat: int) -> list[Action]:
-    return [a for a in g.legal_actions() if a.seat == seat]
+    return g.legal_actions(seat)
 
 
 def value(card: int, tsuit: int) -> int:

@@ -33,7 +33,7 @@ def greedy_move(game: Game, seat: int, acts: list[Action], rng: random.Random) -
     for a in acts:
         kinds.setdefault(a.kind, []).append(a)
     table = game.table()
-    if seat == game.defender and any(d is None for _, d in table):
+    if seat == game.defender and game.unbeaten_cards:
         return _defend(game, seat, table, kinds, trump) or acts[0]
     singles = [a for a in kinds.get("attack", []) if len(a.cards) == 1]
     if not table:

@@ -2,10 +2,10 @@
 
 A seat's Knowledge holds the public actions but only the present state. Inference needs
 the past too (what lay on the table when a player took, how many cards it drew since),
-so ``PublicTracker`` replays the actions with the bout rules: bouts end when every
-attacker said done, when the attack limit is reached, or when nobody can add a card, and
-players draw up to the hand size (principal attacker first, defender last). It sees only
-what every player sees, so it reads nothing hidden.
+so ``PublicTracker`` replays the actions, keeping counts where the engine keeps cards. The
+bout rules themselves (who defends, who may throw in, the limit, when a bout is over, the
+drawing order) are the engine's own, from ``games.engine.seats``. It sees only what every
+player sees, so it reads nothing hidden.
 """
 
 from __future__ import annotations
@@ -13,8 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from games.engine import Action, Rules
-
-MAX_ATTACK = 6
+from games.engine.config import config_for
+from games.engine.seats import (
+    bout_is_over,
+    bout_limit,
+    drawing_order,
+    eligible_attackers,
+    next_in_game,
+    next_opponent,
+)
 
 
 class PublicTracker:
@@ -23,9 +30,8 @@ class PublicTracker:
     def __init__(self, rules: Rules, first_attacker: int) -> None:
         n = rules.players
         self.rules = rules
+        self.config = config_for(rules)
         self.n = n
-        self.team = rules.team_of
-        self.scope = rules.effective_throw_in
         self.counts = [rules.hand_size] * n
         self.drawn = [0] * n  # cards each seat drew from the talon after the deal
         self.talon = rules.deck_size - n * rules.hand_size
@@ -37,50 +43,24 @@ class PublicTracker:
 
     # ------------------------------------------------------------------ seats
 
-    def _gone(self, s: int) -> bool:
-        return s in self.out or self.counts[s] == 0
+    def _mask(self, seats: Iterable[int]) -> int:
+        return sum(1 << s for s in seats)
 
-    def _next_opp(self, s: int) -> int:
-        for k in range(1, self.n):
-            t = (s + k) % self.n
-            if not self._gone(t) and (self.team is None or self.team[t] != self.team[s]):
-                return t
-        return -1
+    def _gone(self) -> int:
+        """Seats out of the game or holding no cards, as a mask."""
+        return self._mask(self.out) | self._mask(s for s in range(self.n) if not self.counts[s])
 
-    def _next_active(self, s: int) -> int:
-        for k in range(1, self.n):
-            t = (s + k) % self.n
-            if t not in self.out:
-                return t
-        return -1
-
-    def _eligible(self) -> set[int]:
-        att, d = self.att, self.dfn
-        if self.scope == "attacker":
-            return {att}
-
-        def ok(s: int) -> bool:
-            return (
-                s != d and s not in self.out and (self.team is None or self.team[s] != self.team[d])
-            )
-
-        if self.scope == "all":
-            return {att} | {s for s in range(self.n) if ok(s)}
-        out = {att}
-        for step in (1, -1):
-            for k in range(1, self.n):
-                s = (d + step * k) % self.n
-                if ok(s):
-                    out.add(s)
-                    break
-        return out
+    def _set_defender(self, att: int) -> None:
+        """``att`` attacks; the defender, limit and throw-in seats follow the engine's rules."""
+        c = self.config
+        self.att = att
+        self.dfn = next_opponent(c, self._gone(), att)
+        self.cap = bout_limit(c, self.bout, self.counts[self.dfn]) if self.dfn >= 0 else 0
+        elig = eligible_attackers(c, self._mask(self.out), att, self.dfn) if self.dfn >= 0 else 0
+        self.elig = {s for s in range(self.n) if elig >> s & 1}
 
     def _start_bout(self, att: int) -> None:
-        self.att = att
-        self.dfn = self._next_opp(att)
-        limit = self.rules.first_bout_limit if self.bout == 0 else None
-        self.cap = min(limit or MAX_ATTACK, self.counts[self.dfn]) if self.dfn >= 0 else 0
-        self.elig = self._eligible()
+        self._set_defender(att)
         self.phase = "lead"
         self.done: set[int] = set()
         self.joined: list[int] = []
@@ -114,7 +94,7 @@ class PublicTracker:
             if s not in self.joined:
                 self.joined.append(s)
             self._emptied(s)
-            if self.phase == "taking" and (len(self.table) >= self.cap or not self.pending()):
+            if self.phase == "taking" and self._bout_is_over():
                 self._end_bout(beaten=False)
         elif kind == "defend":
             a, b = action.cards
@@ -123,27 +103,21 @@ class PublicTracker:
                     pair[1] = b
             self.counts[s] -= 1
             self._emptied(s)
-            if not self.unbeaten and (
-                len(self.table) >= self.cap or self.counts[s] == 0 or not self.pending()
-            ):
+            if self._bout_is_over():
                 self._end_bout(beaten=True)
         elif kind in ("transfer", "show"):
             if kind == "transfer":
                 self._add(s, action.cards)
             if s not in self.joined:
                 self.joined.append(s)
-            self.att = s
-            self.dfn = self._next_opp(s)
-            limit = self.rules.first_bout_limit if self.bout == 0 else None
-            self.cap = min(limit or MAX_ATTACK, self.counts[self.dfn])
-            self.elig = self._eligible()
+            self._set_defender(s)
             self.done = set()
             if kind == "transfer":
                 self._emptied(s)
         elif kind == "take":
             self.phase = "taking"
             self.done = set()
-            if len(self.table) >= self.cap or not self.pending():
+            if self._bout_is_over():
                 self._end_bout(beaten=False)
         elif kind == "done":
             self.done.add(s)
@@ -151,6 +125,16 @@ class PublicTracker:
                 self._end_bout(beaten=self.phase == "defend")
         elif kind == "resign":
             self.over = True
+
+    def _bout_is_over(self) -> bool:
+        return bout_is_over(
+            self.phase == "taking",
+            len(self.unbeaten),
+            len(self.table),
+            self.cap,
+            self.counts[self.dfn],
+            self._mask(self.pending()),
+        )
 
     def _add(self, s: int, cards: Iterable[str]) -> None:
         for c in cards:
@@ -166,7 +150,7 @@ class PublicTracker:
         d = self.dfn
         if not beaten:
             self.counts[d] += sum(1 for pair in self.table for c in pair if c is not None)
-        order = [self.att] + [s for s in self.joined if s not in (self.att, d)] + [d]
+        order = drawing_order(self.att, self.joined, d)
         for s in order:
             if not self.talon:
                 break
@@ -179,11 +163,16 @@ class PublicTracker:
                 if self.counts[s] == 0:
                     self.out.add(s)
         alive = [s for s in range(self.n) if s not in self.out]
-        if len(alive) <= 1 or (self.team is not None and len({self.team[s] for s in alive}) <= 1):
+        team = self.config.team_of
+        if len(alive) <= 1 or (team is not None and len({team[s] for s in alive}) <= 1):
             self.over = True
             self.table = []
             return
-        att = d if beaten and d not in self.out else self._next_active(d)
+        att = (
+            d
+            if beaten and d not in self.out
+            else next_in_game(self.config, self._mask(self.out), d)
+        )
         self.bout += 1
         self._start_bout(att)
 

@@ -22,6 +22,7 @@ from .cards import (
     deck_codes,
     mask_to_codes,
 )
+from .config import PHASES
 from .events import (
     EVENT_TYPES,
     Attacked,
@@ -42,11 +43,13 @@ from .events import (
     Transferred,
     WentOut,
 )
-from .game import PHASES, Game
+from .game import Game
 from .knowledge import Knowledge
 from .match import Match
 from .record import RECORD_FORMAT, SNAPSHOT_FORMAT
 from .rules import Rules
+from .state import GameState
+from .turns import ROLES, Turn
 
 __all__ = [
     "CODES",
@@ -55,6 +58,7 @@ __all__ = [
     "PHASES",
     "RANKS",
     "RECORD_FORMAT",
+    "ROLES",
     "SNAPSHOT_FORMAT",
     "SUITS",
     "Action",
@@ -69,6 +73,7 @@ __all__ = [
     "FirstAttackerDrawn",
     "Game",
     "GameOver",
+    "GameState",
     "IllegalAction",
     "Knowledge",
     "Match",
@@ -79,6 +84,7 @@ __all__ = [
     "Swapped",
     "Took",
     "Transferred",
+    "Turn",
     "WentOut",
     "beats",
     "card_code",

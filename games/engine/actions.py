@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import BIT, CODES, SUBSETS, card_index
-from .events import Attacked, Defended, SaidDone, Took
+from .events import Attacked, Defended, Event, SaidDone, Took
 from .rules import MAX_PLAYERS
 
 KINDS = ("attack", "defend", "transfer", "show", "take", "done", "swap", "resign")
@@ -51,6 +51,13 @@ class Action:
     cards: tuple[str, ...]
     card_mask: int  # the cards as a mask (bit ``card_index(code)`` per card)
     card_indices: tuple[int, ...]  # the cards' indices, in the order of ``cards``
+    _kind_code: int  # the index of ``kind`` in KINDS
+    _hash: int
+    _text: str
+    # The event this action causes when that does not depend on the state (attack,
+    # defend, take, done), built once and shared; ``_lead_event`` for an attack that leads.
+    _event: Any  # an Event, or None for the kinds whose event depends on the state
+    _lead_event: Any
 
     def __init__(self, seat: int, kind: str, cards: tuple[str, ...] | list[str] = ()) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
@@ -148,9 +155,9 @@ class Action:
         if other.__class__ is not Action:
             return NotImplemented
         return (
-            self.seat == other.seat  # type: ignore[attr-defined]
-            and self._kind_code == other._kind_code  # type: ignore[attr-defined]
-            and self.cards == other.cards  # type: ignore[attr-defined]
+            self.seat == other.seat
+            and self._kind_code == other._kind_code
+            and self.cards == other.cards
         )
 
     def __hash__(self) -> int:
@@ -169,7 +176,9 @@ class Action:
         return {"seat": self.seat, "kind": self.kind, "cards": list(self.cards)}
 
 
-def _init(a: Action, seat: int, kind: str, k: int, cards: tuple, mask: int, idx: tuple) -> None:
+def _init(
+    a: Action, seat: int, kind: str, k: int, cards: tuple[str, ...], mask: int, idx: tuple[int, ...]
+) -> None:
     sa = object.__setattr__
     sa(a, "seat", seat)
     sa(a, "kind", kind)
@@ -181,7 +190,8 @@ def _init(a: Action, seat: int, kind: str, k: int, cards: tuple, mask: int, idx:
     sa(a, "_text", " ".join((str(seat), kind, *cards)))
     # The event this action causes when it does not depend on the state, built once:
     # events are immutable values, so every game applying this action can share it.
-    ev = lead = None
+    ev: Event | None = None
+    lead: Attacked | None = None
     if k == K_ATTACK:
         ev = Attacked(seat, cards, False)
         lead = Attacked(seat, cards, True)
@@ -193,6 +203,15 @@ def _init(a: Action, seat: int, kind: str, k: int, cards: tuple, mask: int, idx:
         ev = Took(seat)
     sa(a, "_event", ev)
     sa(a, "_lead_event", lead)
+
+
+def coerce(action: object) -> Action:
+    """An Action from itself or its text; anything else is refused as malformed."""
+    if isinstance(action, str):
+        return Action.parse(action)
+    if not isinstance(action, Action):
+        raise IllegalAction(f"not an action: {action!r}", code="malformed")
+    return action
 
 
 def _make(seat: int, k: int, idx: tuple[int, ...]) -> Action:

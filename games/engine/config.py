@@ -13,8 +13,6 @@ from .rules import Rules
 PHASES = ("attack", "defend", "taking", "over")
 LEAD, DEFEND, TAKING, OVER = PHASES
 
-_new = object.__new__
-
 
 class Config:
     """Per-Rules constants, shared by every game and copy that uses those rules."""
@@ -73,6 +71,7 @@ _BY_ID: dict[int, tuple[Rules, Config]] = {}
 
 
 def config_for(rules: Rules) -> Config:
+    """The shared Config of ``rules`` (looked up by identity first: hashing Rules is slow)."""
     e = _BY_ID.get(id(rules))
     if e is not None and e[0] is rules:
         return e[1]
@@ -85,7 +84,8 @@ def config_for(rules: Rules) -> Config:
     return c
 
 
-def _mask_of(codes: list[str]) -> int:
+def mask_of(codes: list[str]) -> int:
+    """The mask of ``codes``; ValueError on a bad or repeated code."""
     m = 0
     for x in codes:
         b = BIT[card_index(x)]
@@ -95,7 +95,8 @@ def _mask_of(codes: list[str]) -> int:
     return m
 
 
-def _rng(rng_or_seed: random.Random | int | str | None) -> random.Random:
+def make_rng(rng_or_seed: random.Random | int | str | None) -> random.Random:
+    """``rng_or_seed`` itself if it is a Random, else a Random seeded with it."""
     if isinstance(rng_or_seed, random.Random):
         return rng_or_seed
     return random.Random(rng_or_seed)

@@ -8,7 +8,7 @@ and a ``to_dict()`` giving a JSON-ready dict.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 
 def _jsonable(v: Any) -> Any:
@@ -33,7 +33,13 @@ class Dealt(NamedTuple):
     hand_counts: tuple[int, ...]
     trump: str
     talon: int
-    kind = "dealt"
+
+    @property
+    def kind(self) -> str:
+        return "dealt"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class FirstAttackerChosen(NamedTuple):
@@ -41,21 +47,39 @@ class FirstAttackerChosen(NamedTuple):
 
     seat: int
     card: str | None
-    kind = "first_attacker_chosen"
+
+    @property
+    def kind(self) -> str:
+        return "first_attacker_chosen"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class FirstAttackerDrawn(NamedTuple):
     """Nobody held a trump, so the first attacker was drawn at random."""
 
     seat: int
-    kind = "first_attacker_drawn"
+
+    @property
+    def kind(self) -> str:
+        return "first_attacker_drawn"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class BoutStarted(NamedTuple):
     attacker: int
     defender: int
     limit: int
-    kind = "bout_started"
+
+    @property
+    def kind(self) -> str:
+        return "bout_started"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class Attacked(NamedTuple):
@@ -64,21 +88,39 @@ class Attacked(NamedTuple):
     seat: int
     cards: tuple[str, ...]
     lead: bool
-    kind = "attacked"
+
+    @property
+    def kind(self) -> str:
+        return "attacked"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class Defended(NamedTuple):
     seat: int
     attack: str
     card: str
-    kind = "defended"
+
+    @property
+    def kind(self) -> str:
+        return "defended"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class Transferred(NamedTuple):
     seat: int
     cards: tuple[str, ...]
     defender: int
-    kind = "transferred"
+
+    @property
+    def kind(self) -> str:
+        return "transferred"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class Shown(NamedTuple):
@@ -87,19 +129,37 @@ class Shown(NamedTuple):
     seat: int
     card: str
     defender: int
-    kind = "shown"
+
+    @property
+    def kind(self) -> str:
+        return "shown"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class Took(NamedTuple):
     """The defender gave up; the attackers may still add cards."""
 
     seat: int
-    kind = "took"
+
+    @property
+    def kind(self) -> str:
+        return "took"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class SaidDone(NamedTuple):
     seat: int
-    kind = "done"
+
+    @property
+    def kind(self) -> str:
+        return "done"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class CardsTaken(NamedTuple):
@@ -107,7 +167,13 @@ class CardsTaken(NamedTuple):
 
     seat: int
     cards: tuple[str, ...]
-    kind = "cards_taken"
+
+    @property
+    def kind(self) -> str:
+        return "cards_taken"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class BoutBeaten(NamedTuple):
@@ -115,21 +181,39 @@ class BoutBeaten(NamedTuple):
 
     defender: int
     cards: tuple[str, ...]
-    kind = "bout_beaten"
+
+    @property
+    def kind(self) -> str:
+        return "bout_beaten"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class Drew(NamedTuple):
     """``seat`` drew ``count`` cards from the talon; ``trump`` is the face-up card if drawn."""
 
     seat: int
-    count: int
+    count: int  # type: ignore[assignment]  # a field, not tuple.count
     trump: str | None
-    kind = "drew"
+
+    @property
+    def kind(self) -> str:
+        return "drew"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class WentOut(NamedTuple):
     seat: int
-    kind = "went_out"
+
+    @property
+    def kind(self) -> str:
+        return "went_out"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class Swapped(NamedTuple):
@@ -143,17 +227,35 @@ class Swapped(NamedTuple):
     six: str
     trump: str
     other: int | None
-    kind = "swapped"
+
+    @property
+    def kind(self) -> str:
+        return "swapped"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class Resigned(NamedTuple):
     seat: int
-    kind = "resigned"
+
+    @property
+    def kind(self) -> str:
+        return "resigned"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 class GameOver(NamedTuple):
-    result: dict
-    kind = "game_over"
+    result: dict[str, Any]
+
+    @property
+    def kind(self) -> str:
+        return "game_over"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _to_dict(self)
 
 
 EVENT_TYPES = (
@@ -176,6 +278,22 @@ EVENT_TYPES = (
     GameOver,
 )
 
-# NamedTuple cannot take a mixin base on Python 3.11, so the shared method is attached here.
-for _cls in EVENT_TYPES:
-    _cls.to_dict = _to_dict  # type: ignore[attr-defined]
+Event: TypeAlias = (
+    Dealt
+    | FirstAttackerChosen
+    | FirstAttackerDrawn
+    | BoutStarted
+    | Attacked
+    | Defended
+    | Transferred
+    | Shown
+    | Took
+    | SaidDone
+    | CardsTaken
+    | BoutBeaten
+    | Drew
+    | WentOut
+    | Swapped
+    | Resigned
+    | GameOver
+)

@@ -1,6 +1,6 @@
-"""The game: its state, seat arithmetic, ``apply`` and ``copy``.
+"""``Game``: one game of Durak, the state with its public API.
 
-Phases of a bout (``view()["phase"]``):
+Phases of a bout (``game.phase``):
 
 * ``attack``  - the table is empty; the principal attacker must lead.
 * ``defend``  - cards are on the table; the defender beats, transfers, shows or takes,
@@ -14,233 +14,253 @@ eligible attacker holding cards has said done, or the bout's card limit is reach
 the defender has no cards left. Then the players draw, players with no cards left are
 out (only once the talon is empty) and the next bout starts.
 
-The behaviour lives in mixins, one module each: ``legal`` (legal actions), ``handlers``
-(one per action kind), ``refusals`` (why an action is refused), ``settlement`` (bouts
-starting and ending, going out, the result), ``deal`` (constructors) and ``present``
-(read-only views). State is kept in ints (card and seat bit masks) and small lists so
-that ``copy()`` and the hot path stay cheap.
+``Game`` adds no state to ``GameState``: its fields (``phase``, ``attacker``,
+``defender``, ``bout_limit``, the masks...) are read directly, and are not to be
+assigned from outside. The methods are the rule functions of the modules named in
+``state``.
 """
 
 from __future__ import annotations
 
+import random
+from operator import attrgetter
 from typing import Any
 
-from .actions import Action, IllegalAction
-from .cards import BIT, rank_closure
-from .config import PHASES, _new
-from .deal import DealMixin
-from .handlers import HANDLERS, HandlersMixin
-from .legal import LegalMovesMixin
-from .present import PresentMixin
-from .refusals import RefusalsMixin
-from .rules import MAX_ATTACK
-from .settlement import BoutSettlementMixin
+from . import handlers, legal, record, seats, turns
+from .actions import Action
+from .cards import CODES, SUITS, mask_to_codes
+from .config import make_rng
+from .deal import fill_position, setup, shuffled_deck
+from .events import Event
+from .knowledge import Knowledge
+from .rules import Rules
+from .settlement import result_of
+from .state import GameState
+from .view import position_key, table_of, view_of
 
-__all__ = ["PHASES", "Game"]
+__all__ = ["Game"]
 
 
-class Game(
-    DealMixin,
-    PresentMixin,
-    LegalMovesMixin,
-    HandlersMixin,
-    RefusalsMixin,
-    BoutSettlementMixin,
-):
-    """One game of Durak. See the module docstring for the phases.
+class Game(GameState):
+    """One game of Durak. See the module docstring for the phases."""
 
-    Cards are indices ``rank * 4 + suit`` and sets of cards are bit masks over them
-    (``cards``); sets of seats are bit masks too (bit s for seat s). -1 means "no seat"
-    or "no card".
-    """
+    __slots__ = ()
 
-    __slots__ = (
-        "_config",  # the variant's constants (config.Config), shared by all its games
-        "_hands",  # a card mask per seat
-        "_talon",  # card indices: the face-up trump at [0], the next card drawn at [-1]
-        "_trump_card",  # the face-up trump (after a swap under the talon: the six)
-        "_trump_suit",
-        "_beaters",  # per card: the mask of cards that beat it under this trump
-        "_attack_cards",  # the bout's attack cards, in the order played
-        "_defence_cards",  # per attack card: the card that beat it, or -1
-        "_table_mask",  # every card on the table
-        "_table_ranks_mask",  # every card of a rank on the table (throw-ins match it)
-        "_unbeaten_mask",  # the attack cards not yet beaten
-        "_attack_count",  # len(_attack_cards)
-        "_beaten_count",  # defence cards on the table
-        "_phase",  # LEAD, DEFEND, TAKING or OVER (config)
-        "_is_over",  # _phase == OVER, read by the C getter of ``is_over``
-        "_attacker",  # the principal attacker (after a transfer: who passed it on)
-        "_defender",
-        "_attackers_mask",  # seats that may throw in during this bout
-        "_done_mask",  # seats that said done since cards last reached the table
-        "_joined_order",  # attackers in the order they joined the bout (drawing order)
-        "_bout_limit",  # the most attack cards this bout may hold
-        "_shown_mask",  # trumps shown (trump-show transfer) in this bout
-        "_bout_number",  # 0 for the first bout of the game
-        "_out_mask",  # seats out of the game
-        "_out_order",  # the same seats, in the order they went out
-        "_empty_mask",  # seats holding no cards (while the talon lasts they still play)
-        "_known_cards",  # per seat: the cards publicly known to be in its hand
-        "_discard_mask",
-        "_trump_six",  # the swappable trump six as a mask, 0 once it cannot be swapped
-        "_trump_six_holder",  # the seat that may swap it, or -1
-        "_trump_drawer",  # who drew the face-up trump last, while a swap with it is open
-        "_last_play_sixes",  # per seat: sixes in the play that emptied its hand (epaulettes)
-        "_history",  # the actions as a linked chain (previous chain, action), None at first
-        "_deal",  # (deck codes or None, dealer, first attacker, how it was chosen)
-        "_result",
-        "_deal_events",
-    )
+    # ------------------------------------------------------------ dealing
 
-    # ----------------------------------------------------------- seat logic
+    def __init__(
+        self,
+        rules: Rules,
+        deck: list[str] | tuple[str, ...],
+        *,
+        dealer: int | None = None,
+        first_attacker: int | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        """Deal ``deck`` (``deck[0]`` is dealt first, to the seat after the dealer).
 
-    def _rebuild_table_masks(self) -> None:
-        """Derive the table's bit masks from its attack and defence lists.
-
-        Used where a state is rebuilt from outside data (a snapshot, a knowledge),
-        not on the play path, which keeps the masks up to date incrementally.
+        ``dealer`` defaults to the last seat, so the deal starts at seat 0. Without
+        ``first_attacker`` the holder of the lowest trump leads; if nobody holds a trump
+        the leader is drawn from ``rng`` (or, for an explicit deck, from a Random seeded
+        by the deck order, so the same deck always gives the same draw).
         """
-        table = unbeaten = 0
-        for attack, defence in zip(self._attack_cards, self._defence_cards, strict=True):
-            table |= BIT[attack]
-            if defence >= 0:
-                table |= BIT[defence]
-            else:
-                unbeaten |= BIT[attack]
-        self._table_mask = table
-        self._table_ranks_mask = rank_closure(table)
-        self._unbeaten_mask = unbeaten
-        self._attack_count = len(self._attack_cards)
+        setup(self, rules, deck, dealer, first_attacker, None, rng)
 
-    def _attack_limit(self) -> int:
-        """The bout's card limit before the defender's hand size caps it."""
-        fbl = self._config.first_bout_limit
-        return fbl if fbl and self._bout_number == 0 else MAX_ATTACK
-
-    def _next_opponent(self, s: int) -> int:
-        """Next seat after ``s`` that holds cards and (in teams) is not a partner; -1 if none."""
-        c = self._config
-        n = c.players
-        team = c.team_of
-        gone = self._out_mask | self._empty_mask
-        t = s
-        for _ in range(n - 1):
-            t += 1
-            if t == n:
-                t = 0
-            if not gone >> t & 1 and (team is None or team[t] != team[s]):
-                return t
-        return -1
-
-    def _next_in_game(self, s: int) -> int:
-        """Next seat after ``s`` that is not out of the game; -1 if none."""
-        n = self._config.players
-        out = self._out_mask
-        t = s
-        for _ in range(n - 1):
-            t += 1
-            if t == n:
-                t = 0
-            if not out >> t & 1:
-                return t
-        return -1
-
-    def _eligible_attackers(self, att: int, d: int) -> int:
-        """The seats that may throw in against ``d`` with ``att`` attacking, as a mask."""
-        c = self._config
-        key = (self._out_mask << 6) | (att << 3) | d
-        m = c.attackers_cache.get(key)
-        if m is not None:
-            return m
-        n = c.players
-        team = c.team_of
-        out = self._out_mask
-        if c.throw_in == "attacker":
-            m = 1 << att
-        elif c.throw_in == "all":
-            m = 1 << att
-            for s in range(n):
-                if s != d and not out >> s & 1 and (team is None or team[s] != team[d]):
-                    m |= 1 << s
-        else:
-            m = 1 << att
-            for step in (1, -1):
-                s = d
-                for _ in range(n - 1):
-                    s = (s + step) % n
-                    if s != d and not out >> s & 1 and (team is None or team[s] != team[d]):
-                        m |= 1 << s
-                        break
-        c.attackers_cache[key] = m
-        return m
-
-    # ---------------------------------------------------------------- apply
-
-    def apply(self, action: Action | str) -> list[Any]:
-        """Apply one action (an Action or its text) and return the events it caused.
-
-        An illegal action raises IllegalAction and leaves the game unchanged.
-        """
-        if action.__class__ is not Action:
-            action = _coerce(action)
-        # One handler per kind (indexed by the kind code). The four frequent ones fold the
-        # "game over" and "no such seat" checks into their one combined legality test
-        # (neither can pass it) and raise those reasons first when refusing (_refuse_any);
-        # the rare ones call _refuse_any up front.
-        ev = HANDLERS[action._kind_code](self, action.seat, action)
-        self._history = (self._history, action)
-        return ev
-
-    # ------------------------------------------------------------- copying
-
-    def copy(self) -> Game:
-        g = _new(Game)
-        g._config = self._config
-        g._hands = self._hands[:]
-        g._talon = self._talon[:]
-        g._trump_card = self._trump_card
-        g._trump_suit = self._trump_suit
-        g._beaters = self._beaters
-        g._attack_cards = self._attack_cards[:]
-        g._defence_cards = self._defence_cards[:]
-        g._table_mask = self._table_mask
-        g._table_ranks_mask = self._table_ranks_mask
-        g._unbeaten_mask = self._unbeaten_mask
-        g._attack_count = self._attack_count
-        g._beaten_count = self._beaten_count
-        g._phase = self._phase
-        g._is_over = self._is_over
-        g._attacker = self._attacker
-        g._defender = self._defender
-        g._attackers_mask = self._attackers_mask
-        g._done_mask = self._done_mask
-        g._joined_order = self._joined_order[:]
-        g._bout_limit = self._bout_limit
-        g._shown_mask = self._shown_mask
-        g._bout_number = self._bout_number
-        g._out_mask = self._out_mask
-        g._out_order = self._out_order[:]
-        g._empty_mask = self._empty_mask
-        g._known_cards = self._known_cards[:]
-        g._discard_mask = self._discard_mask
-        g._trump_six = self._trump_six
-        g._trump_six_holder = self._trump_six_holder
-        g._trump_drawer = self._trump_drawer
-        g._last_play_sixes = self._last_play_sixes[:]
-        g._history = self._history
-        g._deal = self._deal
-        g._result = self._result
-        g._deal_events = self._deal_events
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        rng_or_seed: random.Random | int | str | None = None,
+        *,
+        dealer: int | None = None,
+        first_attacker: int | None = None,
+    ) -> Game:
+        """Shuffle a fresh deck with ``rng_or_seed`` (an int seed or a ``random.Random``)."""
+        rng = make_rng(rng_or_seed)
+        g = object.__new__(cls)
+        setup(g, rules, shuffled_deck(rules, rng), dealer, first_attacker, None, rng)
         return g
 
-    __copy__ = copy
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        hands: list[list[str]] | list[str],
+        trump: str,
+        talon: list[str] | tuple[str, ...] | str = (),
+        attacker: int = 0,
+        *,
+        bout: int = 1,
+        out_order: list[int] | tuple[int, ...] = (),
+    ) -> Game:
+        """A bout about to start from a made-up position (puzzles, tests, analysis).
 
+        ``hands`` per seat (lists or space-separated strings); ``talon`` in draw order,
+        top first, its last card being the face-up ``trump``; with an empty talon
+        ``trump`` only names the trump card (it must be in a hand or the discard).
+        Every card not placed is in the discard pile. Such a game has no record.
+        """
+        g = object.__new__(cls)
+        fill_position(g, rules, hands, trump, talon, attacker, bout, out_order)
+        return g
 
-def _coerce(action: Any) -> Action:
-    """An Action from its text; anything else that is not an Action is refused."""
-    if isinstance(action, str):
-        return Action.parse(action)
-    if not isinstance(action, Action):
-        raise IllegalAction(f"not an action: {action!r}", code="malformed")
-    return action
+    # ------------------------------------------------------- acting, turns
+
+    apply = handlers.apply
+    legal_actions = legal.legal_actions
+    is_legal = turns.is_legal
+    to_act = turns.to_act
+    seats_to_act = turns.seats_to_act
+    default_action = turns.default_action
+
+    # ----------------------------------------------------- the bout's facts
+
+    attack_cards_on_table = property(
+        attrgetter("attack_count"), doc="How many attack cards lie on the table in this bout."
+    )
+
+    @property
+    def attackers(self) -> list[int]:
+        """The seats that may throw in during this bout (the principal attacker first)."""
+        if self.is_over:
+            return []
+        seats = self.config.seats_of[self.attackers_mask]
+        return [self.attacker, *(s for s in seats if s != self.attacker)]
+
+    @property
+    def unbeaten_cards(self) -> list[str]:
+        """The attack cards on the table not yet beaten, in the order played."""
+        m = self.unbeaten_mask
+        return [CODES[a] for a in self.attack_cards if m >> a & 1]
+
+    @property
+    def drawing_order(self) -> list[int]:
+        """Who draws after this bout, first to last (the defender last)."""
+        return seats.drawing_order(self.attacker, self.joined_order, self.defender)
+
+    def table(self) -> list[list[str | None]]:
+        """The table as [attack card, defence card or None] pairs, in the order played."""
+        return table_of(self)
+
+    # ------------------------------------------------------------ the rest
+
+    @property
+    def rules(self) -> Rules:
+        return self.config.rules
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def trump(self) -> str:
+        """The face-up trump card (after a trump-six swap: the six now lying face up)."""
+        return CODES[self.trump_card]
+
+    @property
+    def trump_suit(self) -> str:
+        return SUITS[self.trump_suit_index]
+
+    @property
+    def dealer(self) -> int:
+        return self.deal.dealer
+
+    @property
+    def first_attacker(self) -> int:
+        return self.deal.first_attacker
+
+    @property
+    def first_attacker_by(self) -> str | None:
+        """How the first attacker was chosen: "lowest_trump", "draw" or "given"."""
+        return self.deal.first_attacker_by
+
+    @property
+    def deck(self) -> list[str] | None:
+        """The dealt deck order (None for a made-up or determinized game)."""
+        return list(self.deal.deck) if self.deal.deck is not None else None
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return result_of(self)
+
+    @property
+    def history(self) -> list[Action]:
+        return self.actions_played()
+
+    @property
+    def deal_events(self) -> list[Event]:
+        """Events of the deal itself: Dealt, the first-attacker choice, the first BoutStarted."""
+        return list(self.opening_events)
+
+    @property
+    def talon_count(self) -> int:
+        return len(self.talon)
+
+    @property
+    def out_order(self) -> list[int]:
+        """The seats that have gone out, in the order they went."""
+        return list(self.went_out)
+
+    def hand_mask(self, seat: int) -> int:
+        """Server side: the cards of any seat, as a mask."""
+        return self.hands[seat]
+
+    def hand(self, seat: int) -> list[str]:
+        """Server side: the cards of any seat."""
+        return mask_to_codes(self.hands[seat])
+
+    def hand_counts(self) -> list[int]:
+        return [h.bit_count() for h in self.hands]
+
+    def team_of(self, seat: int) -> int | None:
+        t = self.config.team_of
+        return None if t is None else t[seat]
+
+    def position_key(self) -> tuple[Any, ...]:
+        """A hashable value, equal for two games of one variant that play on alike.
+
+        Equal keys mean the same legal actions now and after any same sequence of
+        actions, and the same fool (or winner) at the end: the hands, talon, table,
+        turns, limits and swap state are equal. Left out: the history, what each seat
+        knows, the bout number beyond "is this the first bout", the drawing order once
+        the talon is empty, and what only the result's ``out_order`` and ``epaulettes``
+        would show. Transposition tables key on it.
+        """
+        return position_key(self)
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see (None: a spectator). JSON-ready; no hidden card appears."""
+        return view_of(self, seat)
+
+    def knowledge(self, seat: int) -> Knowledge[Game]:
+        """Everything ``seat`` may know (see ``Knowledge``)."""
+        return Knowledge.of(self, seat)
+
+    def determinize(self, seat: int, rng: random.Random | int | None = None) -> Game:
+        """A full game consistent with what ``seat`` knows; hidden cards dealt at random."""
+        return self.knowledge(seat).determinize(rng)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full state as JSON-ready data (server side: it holds every hand)."""
+        return record.snapshot(self)
+
+    @classmethod
+    def from_snapshot(cls, data: dict[str, Any]) -> Game:
+        return record.from_snapshot(cls, data)
+
+    def to_record(self) -> dict[str, Any]:
+        return record.to_record(self)
+
+    @classmethod
+    def from_record(cls, rec: dict[str, Any]) -> Game:
+        return record.from_record(cls, rec)
+
+    def __repr__(self) -> str:
+        c = self.config
+        return (
+            f"<Game {c.players}p {c.rules.mode} bout={self.bout_number} phase={self.phase}"
+            f" attacker={self.attacker} defender={self.defender}"
+            f" actions={len(self.history)}>"
+        )
+
+    __copy__ = GameState.copy

@@ -5,51 +5,56 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, TypeVar
 
 from .actions import Action
-from .cards import BEATERS, BIT, CODES, mask_to_codes
+from .cards import BIT, CODES, DECK_MASK, iter_bits, mask_to_codes
+from .config import make_rng
 from .rules import Rules
+from .settlement import result_of
+from .state import Deal, GameState
+from .view import view_of
 
-if TYPE_CHECKING:
-    from .game import Game
+G = TypeVar("G", bound=GameState)
 
-# Game slots that every player sees (the table, turns, piles, public hand knowledge...).
+
+# State fields that every player sees (the table, turns, piles, public hand knowledge...).
 _PUBLIC = (
-    "_trump_card",
-    "_trump_suit",
-    "_attack_cards",
-    "_defence_cards",
-    "_phase",
-    "_attacker",
-    "_defender",
-    "_attackers_mask",
-    "_done_mask",
-    "_joined_order",
-    "_bout_limit",
-    "_shown_mask",
-    "_bout_number",
-    "_beaten_count",
-    "_out_mask",
-    "_out_order",
-    "_known_cards",
-    "_discard_mask",
-    "_trump_six",
-    "_trump_drawer",
-    "_last_play_sixes",
+    "trump_card",
+    "trump_suit_index",
+    "attack_cards",
+    "defence_cards",
+    "phase",
+    "attacker",
+    "defender",
+    "attackers_mask",
+    "done_mask",
+    "joined_order",
+    "bout_limit",
+    "shown_mask",
+    "bout_number",
+    "beaten_count",
+    "out_mask",
+    "went_out",
+    "known_cards",
+    "discard_mask",
+    "trump_six",
+    "trump_drawer",
+    "last_play_sixes",
 )
 _LISTS = {
-    "_attack_cards",
-    "_defence_cards",
-    "_joined_order",
-    "_out_order",
-    "_known_cards",
-    "_last_play_sixes",
+    "attack_cards",
+    "defence_cards",
+    "joined_order",
+    "went_out",
+    "known_cards",
+    "last_play_sixes",
 }
+_DISCARD = _PUBLIC.index("discard_mask")
 
 
 @dataclass(frozen=True)
-class Knowledge:
+class Knowledge(Generic[G]):
     """Everything ``seat`` may know about a game, and nothing else.
 
     Two games that differ only in cards this seat cannot have seen give equal
@@ -69,38 +74,49 @@ class Knowledge:
     history: tuple[Action, ...]
     dealer: int
     first_attacker: int
-    first_attacker_by: str
+    first_attacker_by: str | None
     public: tuple[Any, ...]
     result: dict[str, Any] | None = field(default=None, hash=False)
+    # The game with every hidden card taken out: determinize deals into a copy of it.
+    # Left out of comparisons, so equal knowledge stays equal whatever was hidden.
+    template: G | None = field(default=None, compare=False, hash=False, repr=False)
 
     @cached_property
     def view(self) -> dict[str, Any]:
         """The seat's ``Game.view`` (rebuilt from this knowledge alone)."""
-        return self.determinize(random.Random(0)).view(self.seat)
+        from_knowledge = self.determinize(random.Random(0))
+        return view_of(from_knowledge, self.seat)
 
     @classmethod
-    def of(cls, game: Game, seat: int) -> Knowledge:
-        n = game._config.players
+    def of(cls, game: G, seat: int) -> Knowledge[G]:
+        n = game.config.players
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"no seat {seat!r} in a {n}-player game")
         pub = tuple(
             tuple(getattr(game, name)) if name in _LISTS else getattr(game, name)
             for name in _PUBLIC
         )
-        _, dealer, fa, fa_by = game._deal
+        _, dealer, fa, fa_by = game.deal
+        template = game.copy()
+        template.hands = [0] * n
+        template.talon = []
+        template.trump_six_holder = -1
+        template.deal = Deal(None, dealer, fa, fa_by)
+        template.opening_events = ()
         return cls(
-            rules=game._config.rules,
+            rules=game.config.rules,
             seat=seat,
-            hand_mask=game._hands[seat],
-            hand_counts=tuple(h.bit_count() for h in game._hands),
-            talon_count=len(game._talon),
-            known=tuple(game._known_cards),
-            history=tuple(game.history),
+            hand_mask=game.hands[seat],
+            hand_counts=tuple(h.bit_count() for h in game.hands),
+            talon_count=len(game.talon),
+            known=tuple(game.known_cards),
+            history=tuple(game.actions_played()),
             dealer=dealer,
             first_attacker=fa,
             first_attacker_by=fa_by,
             public=pub,
-            result=game.result,
+            result=result_of(game),
+            template=template,
         )
 
     # Friendly read-outs -------------------------------------------------
@@ -111,11 +127,11 @@ class Knowledge:
 
     @property
     def trump(self) -> str:
-        return CODES[self.public[0]]
+        return CODES[int(self.public[0])]
 
     @property
     def discard(self) -> list[str]:
-        return mask_to_codes(self.public[_PUBLIC.index("_discard_mask")])
+        return mask_to_codes(int(self.public[_DISCARD]))
 
     def known_cards(self, seat: int) -> list[str]:
         """Cards publicly known to be in ``seat``'s hand."""
@@ -136,47 +152,35 @@ class Knowledge:
     @property
     def unseen_mask(self) -> int:
         """Cards whose place this seat cannot tell (other hands or the talon)."""
-        from .cards import DECK_MASK
-
         m = DECK_MASK[self.rules.deck_size] & ~self.hand_mask & ~self.table_mask
-        m &= ~self.public[_PUBLIC.index("_discard_mask")]
+        m &= ~int(self.public[_DISCARD])
         for s, k in enumerate(self.known):
             if s != self.seat:
                 m &= ~k
         if self.talon_count:
-            m &= ~BIT[self.public[0]]
+            m &= ~BIT[int(self.public[0])]
         return m
 
     # Sampling -------------------------------------------------------------
 
-    def determinize(self, rng: random.Random | int | None = None) -> Game:
+    def determinize(self, rng: random.Random | int | None = None) -> G:
         """A full game that agrees with this knowledge; unseen cards are dealt at random.
 
         Own hand, known cards, table and discard are exact; the face-up trump stays at
         the talon's bottom while the talon lasts. The result can be played on; it has no
         real deal, so ``to_record()`` refuses it (``history`` is the real public one).
+        It is of the class of the game this knowledge came from (a ``Game``).
         """
-        from .config import OVER, _rng, config_for
-        from .game import Game
-        from .record import _history_chain
-
-        r = _rng(rng)
-        c = config_for(self.rules)
-        g = object.__new__(Game)
-        g._config = c
-        for name, value in zip(_PUBLIC, self.public, strict=True):
-            setattr(g, name, list(value) if name in _LISTS else value)
-        unseen = self.unseen_mask
-        pool = []
-        m = unseen
-        while m:
-            low = m & -m
-            pool.append(low.bit_length() - 1)
-            m ^= low
+        if self.template is None:
+            raise ValueError("this knowledge was not taken from a game (Knowledge.of)")
+        r = make_rng(rng)
+        g = self.template.copy()
+        n = g.config.players
+        pool = list(iter_bits(self.unseen_mask))
         r.shuffle(pool)
         hands = []
         pos = 0
-        for s in range(c.players):
+        for s in range(n):
             if s == self.seat:
                 hands.append(self.hand_mask)
                 continue
@@ -188,23 +192,14 @@ class Knowledge:
             hands.append(h)
         talon = []
         if self.talon_count:
-            talon = [self.public[0], *pool[pos:]]
+            talon = [g.trump_card, *pool[pos:]]
         if len(talon) != self.talon_count:
             raise ValueError("knowledge is inconsistent: unseen cards do not fill hands and talon")
-        g._hands = hands
-        g._talon = talon
-        g._is_over = g._phase == OVER
-        g._beaters = BEATERS[g._trump_suit]
-        g._rebuild_table_masks()
-        g._empty_mask = sum(1 << s for s in range(c.players) if not hands[s])
-        g._trump_six_holder = -1
-        if g._trump_six:
-            for s in range(c.players):
-                if hands[s] & g._trump_six:
-                    g._trump_six_holder = s
-        g._history = _history_chain(list(self.history))
-        g._deal = (None, self.dealer, self.first_attacker, self.first_attacker_by)
-        res = self.result
-        g._result = None if res is None else {**res, "out_order": tuple(res["out_order"])}
-        g._deal_events = ()
+        g.hands = hands
+        g.talon = talon
+        g.empty_mask = sum(1 << s for s in range(n) if not hands[s])
+        if g.trump_six:
+            for s in range(n):
+                if hands[s] & g.trump_six:
+                    g.trump_six_holder = s
         return g

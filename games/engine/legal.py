@@ -27,6 +27,8 @@ from .cards import (
     SUBSETS,
 )
 from .config import DEFEND, LEAD, OVER, Config
+from .seats import bout_limit, next_opponent
+from .state import GameState
 
 
 def _defend_cell(row: list[Action | None], seat: int, a: int, b: int) -> Action:
@@ -86,95 +88,108 @@ def _attacks(out: list[Action], seat: int, avail: int, room: int, c: Config) -> 
             out += tb[v] or _attack_cell(tb, key, i, v)
 
 
-class LegalMovesMixin:
-    """``Game.legal_actions`` and what it needs."""
+def legal_actions(st: GameState, seat: int | None = None) -> list[Action]:
+    """Every action that is legal now, for every seat that may act, or for ``seat`` only.
 
-    __slots__ = ()
-
-    def legal_actions(self) -> list[Action]:
-        """Every action that is legal now, for every seat that may act (resign excluded)."""
-        ph = self._phase
-        out: list[Action] = []
-        if ph == LEAD:
-            seat = self._attacker
-            room = self._bout_limit if self._config.multi_card_lead else 1
-            _attacks(out, seat, self._hands[seat], room, self._config)
-        elif ph == OVER:
-            return out
-        else:
-            hands = self._hands
-            unb = self._unbeaten_mask if ph == DEFEND else 0
-            if unb:
-                d = self._defender
-                hd = hands[d]
-                beat = self._beaters
-                # Masks above 30 bits cost an allocation per operation, so the cards are
-                # taken from the top (bit_length allocates nothing, x & -x takes two);
-                # inserting each defence at the front (``out`` is still empty here) keeps
-                # the list ordered by attack card, then beating card.
-                while unb:
-                    a = unb.bit_length() - 1
-                    unb ^= BIT[a]
-                    bm = hd & beat[a]
-                    if bm:
-                        row = _DEFEND_ROWS.get(a << 3 | d) or defend_row(d, a)
-                        while bm:
-                            b = bm.bit_length() - 1
-                            bm ^= BIT[b]
-                            out.insert(0, row[b] or _defend_cell(row, d, a, b))
-                if self._config.transfers and not self._beaten_count:
-                    self._add_transfers(out)
-                out.append(_TAKE[d])
-                done = False
-            else:
-                done = True
-            pend = self._attackers_mask & ~self._done_mask & ~self._empty_mask
-            room = self._bout_limit - self._attack_count
-            if pend and room > 0:
-                closure = self._table_ranks_mask
-                while pend:
-                    low = pend & -pend
-                    pend ^= low
-                    s = low.bit_length() - 1
-                    avail = hands[s] & closure
-                    if avail:
-                        _attacks(out, s, avail, room, self._config)
-                    if done:
-                        out.append(_DONE[s])
-            elif pend and done:
-                while pend:
-                    low = pend & -pend
-                    pend ^= low
-                    out.append(_DONE[low.bit_length() - 1])
-        if self._trump_six and self._trump_six_holder >= 0 and self._swap_target() is not None:
-            out.append(_SWAP[self._trump_six_holder])
+    Resign is never listed (it is legal for every seat still in the game).
+    """
+    ph = st.phase
+    out: list[Action] = []
+    if seat is not None and not 0 <= seat < st.config.players:
+        raise ValueError(f"no seat {seat!r} in a {st.config.players}-player game")
+    if ph == LEAD:
+        a = st.attacker
+        if seat is None or seat == a:
+            room = st.bout_limit if st.config.multi_card_lead else 1
+            _attacks(out, a, st.hands[a], room, st.config)
+    elif ph == OVER:
         return out
+    else:
+        hands = st.hands
+        unb = st.unbeaten_mask if ph == DEFEND else 0
+        if unb:
+            d = st.defender
+            if seat is None or seat == d:
+                _defences(st, out, d, unb)
+            done = False
+        else:
+            done = True
+        pend = st.attackers_mask & ~st.done_mask & ~st.empty_mask
+        if seat is not None:
+            pend &= 1 << seat
+        room = st.bout_limit - st.attack_count
+        if pend and room > 0:
+            closure = st.table_ranks_mask
+            while pend:
+                low = pend & -pend
+                pend ^= low
+                s = low.bit_length() - 1
+                avail = hands[s] & closure
+                if avail:
+                    _attacks(out, s, avail, room, st.config)
+                if done:
+                    out.append(_DONE[s])
+        elif pend and done:
+            while pend:
+                low = pend & -pend
+                pend ^= low
+                out.append(_DONE[low.bit_length() - 1])
+    if st.trump_six:
+        holder = st.trump_six_holder
+        if holder >= 0 and (seat is None or seat == holder) and swap_target(st) is not None:
+            out.append(_SWAP[holder])
+    return out
 
-    def _add_transfers(self, out: list[Action]) -> None:
-        d = self._defender
-        nd = self._next_opponent(d)
-        if nd < 0:
-            return
-        r4 = (self._attack_cards[0] >> 2) << 2
-        hd = self._hands[d]
-        natt = self._attack_count
-        room = min(self._attack_limit(), self._hands[nd].bit_count()) - natt
-        if room > 0:
-            nib = hd >> r4 & 15
-            for sub, cnt in SUBSETS[nib]:
-                if cnt > room:
-                    break
-                out.append(transfer_action(d, sub << r4))
-        if self._config.trump_show and room >= 0:
-            card = r4 + self._trump_suit
-            if hd >> card & 1 and not self._shown_mask >> card & 1:
-                out.append(show_action(d, card))
 
-    def _swap_target(self) -> int | None:
-        """Where the trump six would go on a swap: -1 under the talon, a seat, or None."""
-        if self._talon:
-            return -1
-        t = self._trump_drawer
-        if t >= 0 and self._phase == LEAD and t != self._trump_six_holder:
-            return t
-        return None
+def _defences(st: GameState, out: list[Action], d: int, unb: int) -> None:
+    """The defender's actions: every defence, transfers and shows, and take."""
+    hd = st.hands[d]
+    beat = st.beaters
+    # Masks above 30 bits cost an allocation per operation, so the cards are taken from
+    # the top (bit_length allocates nothing, x & -x takes two); inserting each defence at
+    # the front (``out`` is still empty here) keeps the list ordered by attack card, then
+    # beating card.
+    while unb:
+        a = unb.bit_length() - 1
+        unb ^= BIT[a]
+        bm = hd & beat[a]
+        if bm:
+            row = _DEFEND_ROWS.get(a << 3 | d) or defend_row(d, a)
+            while bm:
+                b = bm.bit_length() - 1
+                bm ^= BIT[b]
+                out.insert(0, row[b] or _defend_cell(row, d, a, b))
+    if st.config.transfers and not st.beaten_count:
+        _add_transfers(st, out)
+    out.append(_TAKE[d])
+
+
+def _add_transfers(st: GameState, out: list[Action]) -> None:
+    d = st.defender
+    c = st.config
+    nd = next_opponent(c, st.out_mask | st.empty_mask, d)
+    if nd < 0:
+        return
+    r4 = (st.attack_cards[0] >> 2) << 2
+    hd = st.hands[d]
+    room = bout_limit(c, st.bout_number, st.hands[nd].bit_count()) - st.attack_count
+    if room > 0:
+        nib = hd >> r4 & 15
+        for sub, cnt in SUBSETS[nib]:
+            if cnt > room:
+                break
+            out.append(transfer_action(d, sub << r4))
+    if c.trump_show and room >= 0:
+        card = r4 + st.trump_suit_index
+        if hd >> card & 1 and not st.shown_mask >> card & 1:
+            out.append(show_action(d, card))
+
+
+def swap_target(st: GameState) -> int | None:
+    """Where the trump six would go on a swap: -1 under the talon, a seat, or None."""
+    if st.talon:
+        return -1
+    t = st.trump_drawer
+    if t >= 0 and st.phase == LEAD and t != st.trump_six_holder:
+        return t
+    return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .config import _rng
+from .config import make_rng
 from .game import Game
 from .rules import Rules
 
@@ -27,7 +27,7 @@ class Match:
 
     def __init__(self, rules: Rules, rng_or_seed: random.Random | int | str | None = None) -> None:
         self.rules = rules
-        self._rng = _rng(rng_or_seed)
+        self._rng = make_rng(rng_or_seed)
         self.games: list[Game] = []
 
     @property
@@ -56,7 +56,7 @@ class Match:
             return (r["winner"] + 1) % n, r["winner"]
         dealer = r["fool"]
         if dealer is None and r["fool_team"] is not None:
-            holders = [s for s in range(n) if prev._hands[s]]
+            holders = [s for s in range(n) if prev.hands[s]]
             for i in range(1, n + 1):
                 s = (prev.dealer + i) % n
                 if s in holders:

@@ -31,6 +31,8 @@ def test_tracker_follows_the_engine_through_random_games(variant):
             assert tracker.talon == game.talon_count
             assert tracker.table == game.table()
             assert (tracker.att, tracker.dfn) == (game.attacker, game.defender)
+            assert tracker.cap == game.bout_limit
+            assert tracker.elig == set(game.attackers)
 
 
 def _played(rules: Rules, seed: int, moves: int) -> Game:

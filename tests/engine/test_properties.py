@@ -62,18 +62,18 @@ def two_player_podkidnoy_bound(deck: int, n: int) -> int:
 
 def check_cards(g: Game) -> None:
     """Every card of the deck is in exactly one place."""
-    places = [*g._hands, sum(BIT[i] for i in g._talon), g._table_mask, g._discard_mask]
+    places = [*g.hands, sum(BIT[i] for i in g.talon), g.table_mask, g.discard_mask]
     seen = 0
     for m in places:
         assert not seen & m, "a card is in two places"
         seen |= m
     assert seen == DECK_MASK[g.rules.deck_size]
-    assert len(g._talon) == len(set(g._talon))
+    assert len(g.talon) == len(set(g.talon))
     # Table bookkeeping agrees with the table lists.
     tm = 0
-    for a, d in zip(g._attack_cards, g._defence_cards, strict=True):
+    for a, d in zip(g.attack_cards, g.defence_cards, strict=True):
         tm |= BIT[a] | (BIT[d] if d >= 0 else 0)
-    assert tm == g._table_mask
+    assert tm == g.table_mask
 
 
 def codes_in(obj) -> set[str]:
@@ -178,9 +178,9 @@ def play_checked(rules: Rules, seed: int, deep: bool) -> Game:
         check_events_public(events, table, action, trumps)
         steps += 1
         in_bout += 1
-        if g._bout_number != bout:
+        if g.bout_number != bout:
             assert in_bout <= per_bout_bound(n)
-            bout, in_bout = g._bout_number, 0
+            bout, in_bout = g.bout_number, 0
         assert steps < 20000
     check_cards(g)
     if n == 2 and rules.mode == "podkidnoy":
@@ -258,10 +258,10 @@ def check_determinize(g: Game, seat: int, rng: random.Random) -> None:
     for s in range(g.players):
         assert set(k.known_cards(s)) <= set(d.hand(s))
         assert set(k.known_cards(s)) <= set(g.hand(s))
-    assert d._discard_mask == g._discard_mask and d.table() == g.table()
+    assert d.discard_mask == g.discard_mask and d.table() == g.table()
     assert d.talon_count == g.talon_count
     if d.talon_count:
-        assert d._talon[0] == g._talon[0]  # the face-up trump stays at the bottom
+        assert d.talon[0] == g.talon[0]  # the face-up trump stays at the bottom
     # The seat's own options are the same in both games.
     mine = sorted(str(a) for a in g.legal_actions() if a.seat == seat and a.kind != "swap")
     assert sorted(str(a) for a in d.legal_actions() if a.seat == seat and a.kind != "swap") == mine
@@ -297,9 +297,9 @@ def test_knowledge_equal_when_only_hidden_cards_differ(rules, seed, cut):
     snap["hands"] = [sorted(swap(h), key=CODES.index) for h in snap["hands"]]
     snap["talon"] = swap(snap["talon"])
     other = Game.from_snapshot(snap)
-    if other._trump_six:  # who holds the six decides who may swap it
-        other._trump_six_holder = next(
-            (s for s in range(rules.players) if other._hands[s] & other._trump_six), -1
+    if other.trump_six:  # who holds the six decides who may swap it
+        other.trump_six_holder = next(
+            (s for s in range(rules.players) if other.hands[s] & other.trump_six), -1
         )
     assert other.knowledge(seat) == k
     assert other.view(seat) == g.view(seat) or k.rules.trump_six_swap
