@@ -69,8 +69,7 @@ def schedule(match: Match, seats: list[Seat], game: Game, now: datetime) -> None
     if game.is_over:
         match.bot_due_at = None
         return
-    to_act = set(game.to_act())
-    movers = {a.seat for a in game.legal_actions()} & to_act
+    movers = {turn.seat for turn in game.to_act() if game.legal_actions(turn.seat)}
     bots = [s for s in seats if s.is_bot and s.number in movers]
     match.bot_due_at = now + bot_delay() if bots else None
 
