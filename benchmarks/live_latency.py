@@ -326,6 +326,7 @@ def main() -> None:
     parser.add_argument("--url", help="a running server, e.g. http://127.0.0.1:8000")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
     parser.add_argument("--max-moves", type=int, default=40, help="moves per game at most")
+    parser.add_argument("--port", type=int, help="the port of the daphne it starts (default: free)")
     args = parser.parse_args()
 
     tmp = tempfile.TemporaryDirectory(prefix="durak-bench-")
@@ -352,7 +353,14 @@ def main() -> None:
             env=env,
             check=True,
         )
-        port = free_port()
+        # Without debug the pages name static files by their collected, hashed names.
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
+        port = args.port or free_port()
         server = subprocess.Popen(
             [
                 str(Path(sys.executable).parent / "daphne"),

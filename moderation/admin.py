@@ -1,4 +1,6 @@
-"""Admin for chat messages, the report queue and the audit log."""
+"""Admin for chat messages, the report queue and the audit log; the admins of users
+(``user_admin``) and of variants and matches (``games_admin``) live in this app too,
+above the apps whose models they show, as every moderator's action is audited here."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.models import ChatMessage
-from moderation import audit
+from moderation import audit, games_admin, user_admin  # noqa: F401  (they register their admins)
 from moderation.actions import with_form
 from moderation.forms import NoteForm
 from moderation.models import AuditLogEntry, Report

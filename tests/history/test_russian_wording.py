@@ -8,9 +8,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from analysis.models import DealAnalysis
-from games.admin import RuleVariantAdmin
 from games.models import RuleVariant
 from games.rendering import variant_name
+from moderation.games_admin import RuleVariantAdmin
 
 from .helpers import play_match
 

@@ -1,0 +1,96 @@
+"""The apps form layers: a module imports only its own app and the apps below it.
+
+Every import counts, at module level or inside a function.  News goes upward by
+signals and the channel layer, never by an import, so the apps' import graph has
+no loop.  A new upward import fails here.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Lowest first.  The accounts know nothing of games; games nothing of who pairs
+# them, rates them, reviews them or moderates them.
+LAYERS = ["accounts", "games", "history", "matchmaking", "analysis", "moderation"]
+
+# Upward imports not yet turned round, each named by module and the app it
+# imports; no other may be added.  The socket consumers and the lobby view compose
+# the table with the seeks (matchmaking) and the hints (analysis); the replay page
+# shows the review's panel and judgement marks.
+KNOWN_UPWARD = {
+    ("games/consumers.py", "analysis"),
+    ("games/consumers.py", "matchmaking"),
+    ("games/ticker.py", "matchmaking"),
+    ("games/views.py", "matchmaking"),
+    ("history/move_list.py", "analysis"),
+    ("history/views.py", "analysis"),
+}
+
+
+def imported_apps(path: Path) -> set[str]:
+    """The project apps ``path`` imports, at any depth of its code."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        found.update(name.split(".")[0] for name in names if name.split(".")[0] in LAYERS)
+    return found
+
+
+def app_imports() -> list[tuple[str, str, str]]:
+    """(app, module, imported app) for every import of another app."""
+    edges = []
+    for app in LAYERS:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            module = str(path.relative_to(ROOT))
+            edges += [(app, module, other) for other in sorted(imported_apps(path) - {app})]
+    return edges
+
+
+def test_every_app_module_imports_only_lower_layers():
+    upward = {
+        (module, other)
+        for app, module, other in app_imports()
+        if LAYERS.index(other) > LAYERS.index(app)
+    }
+    assert upward - KNOWN_UPWARD == set(), "a lower layer imports a higher one"
+    # The list only shrinks: an upward import turned round leaves it.
+    assert KNOWN_UPWARD - upward == set()
+
+
+def test_the_app_graph_without_the_known_upward_imports_has_no_loop():
+    graph: dict[str, set[str]] = defaultdict(set)
+    for app, module, other in app_imports():
+        if (module, other) not in KNOWN_UPWARD:
+            graph[app].add(other)
+    visiting: set[str] = set()
+    done: set[str] = set()
+
+    def visit(app: str, path: list[str]) -> None:
+        assert app not in visiting, f"import loop: {' -> '.join([*path, app])}"
+        if app in done:
+            return
+        visiting.add(app)
+        for other in sorted(graph[app]):
+            visit(other, [*path, app])
+        visiting.remove(app)
+        done.add(app)
+
+    for app in LAYERS:
+        visit(app, [])
+
+
+def test_a_function_level_import_counts(tmp_path):
+    module = tmp_path / "module.py"
+    module.write_text("def later():\n    from moderation.models import Report\n")
+    assert imported_apps(module) == {"moderation"}
