@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from durak_site.cluster import Cluster, Node, free_port
@@ -27,6 +29,7 @@ from games import services
 from games.engine import Game
 from games.models import Match, Move, RuleVariant, Seat, ServerProcess, SocketPresence
 from tests.redis_db import redis_url_for_tests
+from tests.security.realsockets import frames_until_closed
 
 from .conftest import (
     db,
@@ -209,6 +212,31 @@ def expire_now(match_ids: list[int]) -> None:
     Match.objects.filter(pk__in=match_ids).update(
         turn_started_at=now - timedelta(seconds=60), turn_deadline=now - timedelta(seconds=1)
     )
+
+
+def log_out(cookie: str) -> None:
+    """A log-out on this process: its news travels through Redis to the others."""
+    client = Client()
+    client.cookies["sessionid"] = cookie
+    assert client.post(reverse("accounts:logout")).status_code == 302
+
+
+@in_own_loop
+async def test_a_log_out_closes_the_users_sockets_on_the_other_processes(cluster: Cluster) -> None:
+    """The sockets' heartbeat (20 s) is far off: the account's news alone closes them."""
+    match, users, cookies = await db(new_table)
+    sockets = [TableClient(node.url, match.pk, cookies[0]) for node in cluster.nodes]
+    other = TableClient(cluster.nodes[0].url, match.pk, cookies[1])
+    for sock in [*sockets, other]:
+        await sock.open()
+    await db(log_out, cookies[0])
+    closed = [await frames_until_closed(sock) for sock in sockets]
+    await other.send({"type": "sync"})
+    synced = await other.until(lambda f: 'id="table-version"' in f)
+    await other.close()
+    assert [code for _frames, code in closed] == [4401, 4401]
+    assert all(any("session has ended" in f for f in frames) for frames, _code in closed)
+    assert synced  # the other player's socket, on the same process, stays
 
 
 @in_own_loop
