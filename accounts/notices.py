@@ -7,7 +7,10 @@ from django.utils.translation import gettext as _
 
 
 def _when(moment) -> str:
-    return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
+    # The date, then a 24-hour time: the sentence's full stop never follows an
+    # abbreviation's own ("p.m..", "г..").
+    local = timezone.localtime(moment)
+    return f"{formats.date_format(local, 'DATE_FORMAT')} {formats.time_format(local, 'H:i')}"
 
 
 def suspension_notice(user) -> str:

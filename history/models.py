@@ -64,6 +64,8 @@ class RatingChange(models.Model):
     created_at = models.DateTimeField()
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         constraints = [
             models.UniqueConstraint(fields=["deal", "user"], name="unique_rating_change_per_deal")
         ]
@@ -107,6 +109,8 @@ class PlayerGame(models.Model):
     rating_delta = models.FloatField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("player game")
+        verbose_name_plural = _("player games")
         ordering = ["-finished_at", "-id"]
         constraints = [models.UniqueConstraint(fields=["deal", "user"], name="unique_player_game")]
         indexes = [

@@ -60,7 +60,8 @@ def dashboard(request: HttpRequest) -> TemplateResponse:
         title=_("Games finished per day, last %(days)d days") % {"days": len(figures.days)},
     )
     variants_chart = charts.bar_chart(
-        [(name, n, str(n)) for name, n, _active in figures.per_variant],
+        # Standard variant names are in the catalogue (games/rendering.py).
+        [(_(name), n, str(n)) for name, n, _active in figures.per_variant],
         title=_("Games per rule variant"),
     )
 

@@ -50,6 +50,9 @@ def test_click_a_graph_point_then_a_mistake_then_retry_it(browser, live_server_u
         locale="en-US",
         viewport={"width": 1200, "height": 900},
     )
+    # Console errors include what the Content-Security-Policy refuses (an inline style).
+    errors: list[str] = []
+    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
     page.goto(f"{live_server_url}/games/{match.pk}/replay/")
     _counter(page, f"Step 0 of {deal.move_count}")
 
@@ -88,4 +91,5 @@ def test_click_a_graph_point_then_a_mistake_then_retry_it(browser, live_server_u
         "[data-zone] [data-card]", "cs => cs.map(c => c.closest('[data-zone]').dataset.zone)"
     )
     assert set(faces) <= {f"hand-{seat}", "table", "trump"}
+    assert not errors, errors
     context.close()
