@@ -45,8 +45,9 @@ def applicable(g: Game) -> bool:
 def _ordered(g: Game, s: int, acts: list[Action]) -> list[Action]:
     """The policy's move first: it is usually the winning or the refuting one."""
     if len(acts) > 1:
-        first = fast.medium_move(g, s, acts, _RNG)
-        acts = [first] + [a for a in acts if a is not first and a != first]
+        i = acts.index(fast.medium_move(g, s, acts, _RNG))
+        if i:
+            acts = [acts[i], *acts[:i], *acts[i + 1 :]]
     return acts
 
 
@@ -59,10 +60,11 @@ class Solver:
         # Per search, not global: bots may search in several threads at once.
         self.in_progress: set[tuple] = set()
         self.variant: int | None = None  # numbered once per search: hashing Rules is slow
+        self.team: tuple[int, ...] | None = None
 
-    def _mine(self, g: Game, s: int) -> bool:
-        team = g.team_of(s)
-        return s == self.seat or (team is not None and team == g.team_of(self.seat))
+    def _mine(self, s: int) -> bool:
+        team = self.team
+        return s == self.seat or (team is not None and team[s] == team[self.seat])
 
     def wins(self, g: Game) -> bool:
         """True if ``seat`` is not the fool with best play from here by both sides."""
@@ -70,6 +72,7 @@ class Solver:
             return fast.not_fool(g, self.seat) > 0.5
         if self.variant is None:
             self.variant = _VARIANTS.setdefault(g.rules, len(_VARIANTS))
+            self.team = g.rules.team_of
         key = (self.variant, self.seat, g.position_key())
         hit = _TABLE.get(key)
         if hit is not None:
@@ -87,7 +90,7 @@ class Solver:
         if s is None:
             return fast.not_fool(g, self.seat) > 0.5
         acts = _ordered(g, s, fast.legal(g, s))
-        mine = self._mine(g, s)
+        mine = self._mine(s)
         self.in_progress.add(key)
         try:
             res = not mine

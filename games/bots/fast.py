@@ -277,7 +277,7 @@ def not_fool(g: Game, seat: int) -> float:
 
     With ``one_winner`` nobody is the fool, so the score is 1.0 for the winner only.
     """
-    r = g.result
+    r = g.outcome  # the result as it is kept; read only, so no copy is needed
     if r is None:
         return 0.5
     if g.rules.one_winner:

@@ -69,12 +69,15 @@ def position_key(st: GameState) -> tuple[Any, ...]:
     """
     talon = st.talon
     r = st.outcome
+    # The table as masks: which cards lie there, which are unbeaten, how many attack
+    # cards were played. The order they were played in changes nothing that follows.
     return (
         tuple(st.hands),
         tuple(talon),
         st.trump_card,
-        tuple(st.attack_cards),
-        tuple(st.defence_cards),
+        st.table_mask,
+        st.unbeaten_mask,
+        st.attack_count,
         st.phase,
         st.attacker,
         st.defender,
