@@ -38,6 +38,7 @@ from games.action_log import log_refused_action
 from games.conf import setting
 from games.models import Match
 from games.socket_guard import (
+    CLOSE_TOO_MANY,
     FrameRefused,
     SignedOut,
     SocketQuota,
@@ -51,7 +52,6 @@ logger = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
-CLOSE_TOO_MANY = 4429
 
 
 def db_call(function: Any) -> Any:
@@ -186,7 +186,7 @@ class GuardedSocket(ViewerLanguageMixin, SocketConsumer):
 
     async def admit(self, user_id: int, match_id: int | None) -> bool:
         """Count this socket against the user's caps; refuse (and say so) past them."""
-        quota = SocketQuota(user_id, match_id)
+        quota = SocketQuota(user_id, match_id, self.channel_name)
         if not await db_call(quota.admit)():
             return False
         self.quota = quota

@@ -1,5 +1,5 @@
 """What a socket checks besides the services: the frame's shape, whether its user is
-still signed in, and how many sockets one user may hold.
+still signed in, and how many sockets one user may hold (at every instant).
 
 Channels' auth middleware reads the session once, at the handshake.  A socket lives
 for hours, so the consumer asks ``signed_in_user`` again when the account changes
@@ -11,18 +11,20 @@ closes with the reason.
 from __future__ import annotations
 
 import json
-import time
+from datetime import datetime, timedelta
 from importlib import import_module
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from accounts.notices import suspension_notice
 from games.conf import setting
+from games.models import OpenSocket
 
 FRAME_TYPES = ("action", "chat", "sync", "resign", "rematch", "hint")
 
@@ -68,6 +70,7 @@ class SignedOut(Exception):
 
 CLOSE_SIGNED_OUT = 4401
 CLOSE_SUSPENDED = 4403
+CLOSE_TOO_MANY = 4429
 
 
 def signed_in_user(session_key: str | None, user_id: int) -> Any:
@@ -97,54 +100,73 @@ def signed_in_user(session_key: str | None, user_id: int) -> Any:
 
 
 class SocketQuota:
-    """Counts one user's open sockets, overall and per table, in the cache.
+    """Counts one user's open sockets, overall and per table, as ``OpenSocket`` rows.
 
-    The cache is Redis in a cluster, so every process sees the same counts.  Each
-    socket registers in the current time window and again, on its heartbeat, in
-    each new one; a window's count is how many sockets live in it.  A process that
-    dies without closing its sockets thus stops counting within two windows.
+    The rows are in the database, so every process counts the same sockets at every
+    instant; one user's admissions take turns on the user's row lock.  Each socket
+    renews its row on its heartbeat, and there it also checks the caps again: a
+    socket past a cap among the user's sockets opened before it closes.  A row not
+    renewed for three heartbeats (its process died without closing it) no longer
+    counts.
     """
 
-    def __init__(self, user_id: int, match_id: int | None) -> None:
-        self.keys = [f"sockets:{user_id}"]
-        if match_id is not None:
-            self.keys.append(f"sockets:{user_id}:{match_id}")
-        self.limits = [setting("GAMES_SOCKETS_PER_USER"), setting("GAMES_SOCKETS_PER_TABLE")]
-        self.windows: list[int] = []
+    def __init__(self, user_id: int, match_id: int | None, channel_name: str) -> None:
+        self.user_id = user_id
+        self.match_id = match_id
+        self.channel_name = channel_name
 
-    @staticmethod
-    def _window() -> int:
-        return int(time.time() // (2 * setting("GAMES_SOCKET_HEARTBEAT")))
+    def _live(self, now: Any) -> Any:
+        expiry = timedelta(seconds=3 * setting("GAMES_SOCKET_HEARTBEAT"))
+        return OpenSocket.objects.filter(user_id=self.user_id, renewed_at__gte=now - expiry)
 
-    def _add(self, window: int, delta: int) -> list[int]:
-        counts = []
-        for key in self.keys:
-            windowed = f"{key}:{window}"
-            cache.add(windowed, 0, timeout=int(6 * setting("GAMES_SOCKET_HEARTBEAT")))
-            try:
-                counts.append(cache.incr(windowed, delta))
-            except ValueError:  # expired between the calls
-                counts.append(max(delta, 0))
-        return counts
+    def _within_caps(self, others: Any) -> bool:
+        if others.count() >= setting("GAMES_SOCKETS_PER_USER"):
+            return False
+        return self.match_id is None or others.filter(match_id=self.match_id).count() < setting(
+            "GAMES_SOCKETS_PER_TABLE"
+        )
 
     def admit(self) -> bool:
-        """Register this socket unless the user already holds the most allowed."""
-        window = self._window()
-        counts = self._add(window, 1)
-        if any(count > limit for count, limit in zip(counts, self.limits, strict=False)):
-            self._add(window, -1)
-            return False
-        self.windows.append(window)
+        """Record this socket unless the user already holds the most allowed."""
+        now = timezone.now()
+        with transaction.atomic():
+            get_user_model().objects.select_for_update().filter(pk=self.user_id).exists()
+            if not self._within_caps(self._live(now)):
+                return False
+            OpenSocket.objects.create(
+                channel_name=self.channel_name,
+                user_id=self.user_id,
+                match_id=self.match_id,
+                renewed_at=now,
+            )
         return True
 
     def renew(self) -> None:
-        """On the heartbeat: count this socket in the current window too."""
-        window = self._window()
-        if window not in self.windows:
-            self._add(window, 1)
-            self.windows = [w for w in self.windows if w >= window - 1] + [window]
+        """On the heartbeat: renew this socket's row, or SignedOut past a cap."""
+        now = timezone.now()
+        row, _created = OpenSocket.objects.update_or_create(
+            channel_name=self.channel_name,
+            defaults={"renewed_at": now},
+            create_defaults={
+                "user_id": self.user_id,
+                "match_id": self.match_id,
+                "renewed_at": now,
+            },
+        )
+        # The sockets opened before this one keep their places; a row re-created
+        # (its process was taken for dead) counts as the newest.
+        if not self._within_caps(self._live(now).filter(pk__lt=row.pk)):
+            raise SignedOut(
+                _("You have too many tables open; close one and reload."), CLOSE_TOO_MANY
+            )
 
     def release(self) -> None:
-        for window in self.windows:
-            self._add(window, -1)
-        self.windows = []
+        OpenSocket.objects.filter(channel_name=self.channel_name).delete()
+
+
+def forget_expired_sockets(now: datetime | None = None) -> int:
+    """Delete the rows of sockets that stopped renewing (their process died)."""
+    now = now or timezone.now()
+    expiry = timedelta(seconds=3 * setting("GAMES_SOCKET_HEARTBEAT"))
+    deleted, _ = OpenSocket.objects.filter(renewed_at__lt=now - expiry).delete()
+    return deleted

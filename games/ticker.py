@@ -31,6 +31,7 @@ from channels.layers import get_channel_layer
 from games import presence, services
 from games.conf import setting
 from games.models import Match
+from games.socket_guard import forget_expired_sockets
 from matchmaking import services as matchmaking
 
 logger = logging.getLogger(__name__)
@@ -38,7 +39,7 @@ logger = logging.getLogger(__name__)
 _task: asyncio.Task | None = None
 _last_beat = 0.0
 # The tables this process holds sockets of: match id -> [open sockets, highest
-# version announced to them].  Only touched on the event loop's thread.
+# version they heard of].  Only touched on the event loop's thread.
 _watched: dict[int, list[int]] = {}
 
 
@@ -96,7 +97,12 @@ async def tick() -> None:
 
 
 async def announce_versions_ahead() -> None:
-    """Announce to this process's sockets the versions another process committed."""
+    """Announce to this process's sockets the versions another process committed.
+
+    A version counts as heard only when a socket here receives its announcement
+    (``table_announced``), not when it is sent: an announcement lost on the way (a
+    Redis restart) is sent again at the next tick, until a socket hears it.
+    """
     if not _watched:
         return
     versions = await database_sync_to_async(_versions)(list(_watched))
@@ -105,9 +111,11 @@ async def announce_versions_ahead() -> None:
         entry = _watched.get(match_id)
         if entry is None or version <= entry[1]:
             continue
-        entry[1] = version
         message = services.match_changed_message(match_id, version)
-        await layer.group_send(services.group_name(match_id), message)
+        try:
+            await layer.group_send(services.group_name(match_id), message)
+        except Exception:  # The layer is away: the next tick tries again.
+            logger.warning("could not announce version %s of match %s", version, match_id)
 
 
 def _versions(match_ids: list[int]) -> list[tuple[int, int]]:
@@ -116,6 +124,7 @@ def _versions(match_ids: list[int]) -> list[tuple[int, int]]:
 
 def _beat() -> None:
     presence.beat()
+    forget_expired_sockets()
     released = services.release_dead_servers()
     if released:
         logger.warning("released %d sockets of server processes that stopped beating", released)
