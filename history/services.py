@@ -365,11 +365,12 @@ def rating_series(user: Any, limit: int = 400) -> dict[str, list[float]]:
     rows = list(
         RatingChange.objects.filter(user=user)
         .order_by("-created_at", "-id")
-        .values_list("rating_class", "rating")[: limit * len(RatingClass.values)]
+        .values_list("rating_class", "rating_before", "rating")[: limit * len(RatingClass.values)]
     )
     series: dict[str, list[float]] = {}
-    for rating_class, rating in reversed(rows):
-        series.setdefault(rating_class, []).append(rating)
+    for rating_class, before, rating in reversed(rows):
+        # Each line starts where its first game shown started (1500 for a new player).
+        series.setdefault(rating_class, [before]).append(rating)
     return {k: v[-limit:] for k, v in series.items()}
 
 

@@ -165,3 +165,12 @@ def test_ratings_update_in_the_same_transaction_as_the_deal_end():
     with transaction.atomic():
         deal_finished.send(sender=Deal, deal=deal)
     assert PlayerGame.objects.count() == 2 and Rating.objects.get(user__username="anna").games == 1
+
+
+@pytest.mark.django_db
+def test_the_rating_chart_starts_at_1500_before_the_first_game():
+    match = play_match(["anna", "boris", "vera"], "classic", seed=21)
+    anna = match.seats.get(user__username="anna").user
+    series = services.rating_series(anna)
+    assert series["multi"][0] == 1500
+    assert series["multi"][1] == Rating.objects.get(user=anna).rating
