@@ -77,7 +77,8 @@ def attack_limit(c: Config, bout_number: int) -> int:
 
 def bout_limit(c: Config, bout_number: int, defender_cards: int) -> int:
     """The bout's limit: 6 (or the first bout's limit), and never more than the defender holds."""
-    cap = attack_limit(c, bout_number)
+    fbl = c.first_bout_limit
+    cap = fbl if fbl and bout_number == 0 else MAX_ATTACK  # attack_limit, without a call
     return defender_cards if defender_cards < cap else cap
 
 
@@ -85,6 +86,8 @@ def drawing_order(attacker: int, joined: list[int], defender: int) -> list[int]:
     """Who draws after a bout: the principal attacker (after transfers: the last to pass
     the attack on), the other attackers in the order they joined, the defender last.
     """
+    if len(joined) < 2 and (not joined or joined[0] == attacker):  # the usual bout
+        return [attacker, defender]
     return [attacker] + [s for s in joined if s != attacker and s != defender] + [defender]
 
 
