@@ -43,14 +43,14 @@ def status_text(
         # The defender still has unbeaten cards: the attackers wait for the answer.
         if any(action.kind == "attack" for action in legal):
             return _("%(name)s is defending; you may throw in cards.") % {"name": names[defender]}
-        if defender in on_clock:
+        if set(on_clock) == {defender}:
             return _("Wait: %(name)s is defending.") % {"name": names[defender]}
-    if view["phase"] == "attack":
-        return _("%(name)s leads.") % {"name": names[view["attacker"]]}
     # Name the seats the game waits for, as the seats mark them: a defender whose cards
     # are all beaten may still take, but the game waits for the attackers.
-    waited = on_clock or to_act
-    if defender in waited:
+    waited = set(on_clock or to_act)
+    if view["phase"] == "attack" and waited <= {view["attacker"]}:
+        return _("%(name)s leads.") % {"name": names[view["attacker"]]}
+    if waited == {defender}:
         return _("%(name)s is defending.") % {"name": names[defender]}
     waiting = names_in_words([names[s] for s in sorted(waited)])
     if view["phase"] == "taking":

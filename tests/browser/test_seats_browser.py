@@ -17,6 +17,15 @@ from tests.browser.test_table_browser import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+
+@pytest.fixture(autouse=True)
+def fast_bots(settings, bot_worker):
+    # Set before the server process forks, so it inherits them.  The bots' moves
+    # are searched by a bot worker process beside it.
+    settings.GAMES_BOT_DELAY = (0.02, 0.05)
+    settings.GAMES_TICK_SECONDS = 0.1
+
+
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 768}
 BOT_WORD = {"en": "Bot", "ru": "Бот"}
@@ -67,13 +76,15 @@ SEATS = """() => [...document.querySelectorAll("#table-seats .seat")].map((seat)
     team: seat.querySelector(".team") ? seat.querySelector(".team").className : null,
   };
 })"""
-# The status line and whether the viewer's own hand is the one the game waits for.
+# The status line, whether the viewer's own hand is the one the game waits for, and the
+# names of the seats marked as acting, read at one moment (between two pushes).
 STATUS = """() => ({
   text: document.querySelector("#table-status .status-text").textContent.trim(),
   mine: Boolean(document.querySelector("#table-hand .me.acting")),
   canPlay: Boolean(document.querySelector(
     "#table-hand .hand-card:not([disabled]), #table-controls button[data-action]")),
   hint: Boolean(document.querySelector("#table-controls .control-hint")),
+  acting: [...document.querySelectorAll("#table-seats .seat.acting .name")].map((el) => el.textContent.trim()),
 })"""
 
 
@@ -103,9 +114,8 @@ def check_turn_marks(player: Player) -> None:
         assert status["canPlay"], status
         return
     assert not status["hint"] or status["canPlay"], status
-    for s in player.page.evaluate(SEATS):
-        if s["acting"]:
-            assert s["name"]["text"] in status["text"], (s["name"]["text"], status)
+    for name in status["acting"]:
+        assert name in status["text"], (name, status)
 
 
 def bout_played(match: Match) -> bool:

@@ -15,6 +15,15 @@ from tests.browser.test_table_browser import PHONE, Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+
+@pytest.fixture(autouse=True)
+def fast_bots(settings, bot_worker):
+    # Set before the server process forks, so it inherits them.  The bots' moves
+    # are searched by a bot worker process beside it.
+    settings.GAMES_BOT_DELAY = (0.02, 0.05)
+    settings.GAMES_TICK_SECONDS = 0.1
+
+
 # Counts pushes whose version was not yet on the page when the task that received
 # them ended, card glides on the felt and in the hand, and anything that animated
 # the trump (an element in the talon, or a view-transition group named after it).
