@@ -46,8 +46,10 @@ def move_list_html(
     # The standard library's escape: Django's also accepts lazy strings, and that
     # wrapper costs more than the escaping itself, hundreds of times per list.
     labels = {
-        "beaten": escape(str(_("beaten"))),
-        "taken": escape(str(_("taken"))),
+        # Words of their own, after a dash: a bout's end never reads as part of the
+        # move ("says done beaten", "бито бито").
+        "beaten": escape(str(_("bout beaten"))),
+        "taken": escape(str(_("cards taken"))),
         "over": escape(str(_("game over"))),
     }
     parts = [
@@ -83,7 +85,7 @@ def move_list_html(
             "</span>"
         )
         if move.bout_end:
-            parts.append(f' <span class="move-end">{labels[move.bout_end]}</span>')
+            parts.append(f' <span class="move-end">— {labels[move.bout_end]}</span>')
         if mark:
             parts.append(
                 f' <span class="judged-symbol" title="{escape(str(LABELS[mark]))}">'

@@ -141,3 +141,18 @@ def test_the_record_download_is_the_engine_record(client):
     assert data == deal_record(second)
     first = json.loads(client.get(reverse("history:record", args=[match.pk]), {"deal": 1}).content)
     assert first["first_attacker_by"] in ("lowest_trump", "draw")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_bouts_end_reads_apart_from_the_move(client, lang):
+    match = play_match(["anna", "boris"], "classic", seed=3)
+    client.cookies["django_language"] = lang
+    html = client.get(reverse("history:replay", args=[match.pk])).content.decode()
+    ends = re.findall(
+        r'<span class="move-text">([^<]*)</span> <span class="move-end">([^<]*)<', html
+    )
+    assert ends
+    for move, end in ends:
+        assert end.startswith("— "), end
+        assert not move.endswith(end[2:]), (move, end)
+        assert end[2:] not in {"beaten", "taken", "бито", "взял"}, end
