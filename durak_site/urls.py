@@ -20,6 +20,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("matchmaking.urls")),
+    path("", include("friends.urls")),
     path("", include("history.urls")),
     path("", include("moderation.urls")),
     path("", include("analysis.urls")),

@@ -37,6 +37,8 @@ from games import presence, rendering, services, table_reads, ticker
 from games.action_log import log_refused_action
 from games.conf import setting
 from games.models import Match
+from games.services.common import lobby_user_group
+from games.signals import socket_changed
 from games.socket_guard import (
     CLOSE_TOO_MANY,
     FrameRefused,
@@ -46,7 +48,6 @@ from games.socket_guard import (
     signed_in_user,
 )
 from games.throttle import TokenBucket
-from matchmaking.services import seeker_group
 
 logger = logging.getLogger(__name__)
 
@@ -247,6 +248,10 @@ class GuardedSocket(ViewerLanguageMixin, SocketConsumer):
     async def send_notice(self, message: str) -> None:
         raise NotImplementedError
 
+    async def invite_received(self, event: dict[str, Any]) -> None:
+        """A friend invited this socket's user: the page's invite notice, whatever the page."""
+        await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))
+
     async def leave(self) -> None:
         if self.heartbeat is not None:
             self.heartbeat.cancel()
@@ -305,6 +310,8 @@ class TableConsumer(GuardedSocket):
         await self.send_state(full=True)
         ticker.watch_table(self.match_id, self.sent_version)
         self.start_heartbeat(user.pk)
+        if self.viewer.seat is not None:  # friends see them at a table now
+            await db_call(_socket_changed)(user.pk)
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
@@ -315,6 +322,7 @@ class TableConsumer(GuardedSocket):
         ticker.unwatch_table(self.match_id)
         if self.viewer.seat is not None:
             await db_call(services.seat_disconnected)(self.match_id, self.channel_name)
+            await db_call(_socket_changed)(self.user.pk)
         self.viewer = None
 
     # ------------------------------------------------------------ incoming
@@ -518,6 +526,22 @@ def _lobby_html() -> str:
     return render_open_tables()
 
 
+def _friends_html(user: Any) -> str:
+    from matchmaking.views import render_friends_panel
+
+    return render_friends_panel(user, oob=True)
+
+
+def _invite_notice_html(user: Any) -> str:
+    from matchmaking.views import render_invite_notice
+
+    return render_invite_notice(user, oob=True)
+
+
+def _socket_changed(user_id: int) -> None:
+    socket_changed.send(sender=None, user_id=user_id)
+
+
 def _play_panel_html(user: Any) -> str:
     from matchmaking.views import render_panel
 
@@ -549,13 +573,17 @@ class LobbyConsumer(GuardedSocket):
         if not await self.admit(user.pk, None):
             await self.close(code=CLOSE_TOO_MANY)
             return
-        await self.join_groups(services.LOBBY_GROUP, seeker_group(user.pk))
+        await self.join_groups(services.LOBBY_GROUP, lobby_user_group(user.pk))
         await self.accept()
         await self.send(text_data=await db_call(_lobby_html)())
         self.start_heartbeat(user.pk)
+        await db_call(_socket_changed)(user.pk)
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            await db_call(_socket_changed)(user.pk)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.frames.allow():
@@ -588,6 +616,10 @@ class LobbyConsumer(GuardedSocket):
                 await self.send(text_data=await db_call(_lobby_html)())
             except Exception:  # a closed socket or a failed read: the next change tries again
                 logger.exception("could not push the lobby")
+
+    async def friends_changed(self, event: dict[str, Any]) -> None:
+        """A friend came, went, or a request was made or answered: the friends panel."""
+        await self.send(text_data=await db_call(_friends_html)(self.scope["user"]))
 
     async def seek_changed(self, event: dict[str, Any]) -> None:
         """This user's seek was seated or ended: their "Play now" panel again."""

@@ -27,6 +27,7 @@ from games.models import Match, Seat
 from games.move_words import describe_action, names_in_words
 from games.seating import places, seat_label, team_legend
 from games.services import clock
+from games.signals import watching_refused
 from games.status_line import status_text
 from games.table_reads import Table, load
 
@@ -88,6 +89,10 @@ def viewer_for(match: Match, user: Any) -> Viewer | None:
     seat = Seat.objects.filter(match=match, user=user).values_list("number", flat=True).first()
     if seat is None and match.is_private:
         return None
+    if seat is None:  # another app may keep them out (a player there blocked them)
+        answers = watching_refused.send(sender=Match, match=match, user=user)
+        if any(refused for _receiver, refused in answers):
+            return None
     return Viewer(user.pk, seat)
 
 

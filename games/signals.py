@@ -8,3 +8,15 @@ deal_finished = Signal()
 
 # sender=Match class; kwargs: match, reason, by (user or None)
 match_aborted = Signal()
+
+# sender=Match class; kwargs: match (locked), seats, user.  Sent before a player takes
+# a free seat; a receiver refuses the seat by raising games.services.ActionRefused.
+seat_wanted = Signal()
+
+# sender=Match class; kwargs: match, user (not seated there).  A receiver that
+# returns True keeps the user from watching the table.
+watching_refused = Signal()
+
+# sender=None; kwargs: user_id.  A lobby socket, or a seated player's table socket,
+# of this user opened or closed (their presence may have changed).
+socket_changed = Signal()

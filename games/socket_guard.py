@@ -160,6 +160,12 @@ class SocketQuota:
                 _("You have too many tables open; close one and reload."), CLOSE_TOO_MANY
             )
 
+    @classmethod
+    def is_online(cls, user_id: int) -> bool:
+        """Whether the user holds an open socket (counted in this or the last window)."""
+        window = cls._window()
+        return any((cache.get(f"sockets:{user_id}:{w}") or 0) > 0 for w in (window, window - 1))
+
     def release(self) -> None:
         OpenSocket.objects.filter(channel_name=self.channel_name).delete()
 

@@ -16,8 +16,8 @@ from games.forms import CreateTableForm
 from games.models import Match, Seat
 from matchmaking import services as matchmaking
 from matchmaking.forms import HouseRulesForm
-from matchmaking.house_rules import rule_tags, table_rules
-from matchmaking.views import panel_context
+from matchmaking.house_rules import table_rules
+from matchmaking.views import lobby_context, table_extras
 
 
 def open_tables() -> list[Match]:
@@ -31,9 +31,9 @@ def open_tables() -> list[Match]:
     for table in tables:
         taken = [s for s in table.seats.all() if s.user_id or s.bot_level]
         table.taken = len(taken)
-        table.names = [s.display_name for s in taken]
         table.variant_label = rendering.variant_name(table.variant)
-        table.tags = rule_tags(table.engine_rules, table.turn_seconds)
+    # Reliability by each name, and the rules (house rules, least reliability) as tags.
+    matchmaking.describe_open_tables(tables)
     return tables
 
 
@@ -73,7 +73,7 @@ def lobby(
         "counts": matchmaking.lobby_counts(),
     }
     if request.user.is_authenticated:
-        context.update(panel_context(request.user))
+        context.update(lobby_context(request.user))
     return render(request, "games/lobby.html", context, status=400 if form else 200)
 
 
@@ -94,7 +94,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
     variant, players = form.cleaned_data["variant"], form.cleaned_data["players"]
     try:
         rules, turn_seconds = table_rules(variant, players, house.cleaned_data)
-        match = services.create_match(
+        match = matchmaking.create_table(
             request.user,
             variant,
             players,
@@ -102,6 +102,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
             bots=form.cleaned_data["bots"],
             rules=rules,
             turn_seconds=turn_seconds,
+            min_reliability=house.cleaned_data["min_reliability"],
         )
     except services.ActionRefused as refused:
         form.add_error(None, refused.message)
@@ -118,6 +119,7 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     context = rendering.table_context(match, viewer)
     context["ws_url"] = f"/ws/games/{match.pk}/"
     context["can_join"] = viewer.seat is None and match.status == Match.Status.WAITING
+    context.update(table_extras(match, request.user, seated=viewer.seat is not None))
     context["reportable_players"] = [
         seat.user
         for seat in match.seats.select_related("user").exclude(user=None)

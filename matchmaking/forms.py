@@ -11,6 +11,14 @@ from matchmaking.models import TURN_SECONDS, Game, Speed
 HOUSE_TURNS = (15, 30, 45, 60, 90)
 
 
+def reliability_choices() -> list[tuple[int, str]]:
+    """The least reliability one may ask of other players."""
+    return [
+        (0, _("Anyone")),
+        *((n, _("%(score)d or more") % {"score": n}) for n in (50, 70, 90)),
+    ]
+
+
 def speed_choices() -> list[tuple[str, str]]:
     """Each speed with its turn time: "Fast (15 s a move)"."""
     return [
@@ -49,6 +57,14 @@ class SeekForm(forms.Form):
     is_rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
     allow_bots = forms.BooleanField(
         label=_("A bot may take a seat if nobody comes"), required=False, initial=True
+    )
+    min_reliability = forms.TypedChoiceField(
+        label=_("Opponents' reliability"),
+        choices=reliability_choices,
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=0,
     )
 
     def __init__(self, *args: Any, last: dict[str, Any] | None = None, **kwargs: Any) -> None:
@@ -94,6 +110,14 @@ class HouseRulesForm(forms.Form):
         label=_("Trump six swap"),
         required=False,
         choices=_keep(("on", _("Yes")), ("off", _("No"))),
+    )
+    min_reliability = forms.TypedChoiceField(
+        label=_("Players' reliability"),
+        choices=reliability_choices,
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=0,
     )
     turn_seconds = forms.ChoiceField(
         label=_("Turn time"),

@@ -50,8 +50,10 @@ class Seek(models.Model):
     speed = models.CharField(_("speed"), max_length=8, choices=Speed.choices)
     is_rated = models.BooleanField(_("rated"), default=True)
     allow_bots = models.BooleanField(_("bots may fill the table"), default=True)
-    # The player's rating when the seek was made (the pairing compares these).
+    # The player's rating and reliability when the seek was made (the pairing compares these).
     rating = models.FloatField()
+    reliability = models.PositiveSmallIntegerField(default=100)
+    min_reliability = models.PositiveSmallIntegerField(_("least reliability"), default=0)
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
     )
@@ -123,3 +125,19 @@ class HouseRuleBounds(models.Model):
 
     def decks(self) -> set[int]:
         return {size for size in (24, 36, 52) if getattr(self, f"deck_{size}")}
+
+
+class TableMinimum(models.Model):
+    """The least reliability a table's creator asks of the players who join."""
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, related_name="reliability_minimum"
+    )
+    minimum = models.PositiveSmallIntegerField(_("least reliability"))
+
+    class Meta:
+        verbose_name = _("table minimum")
+        verbose_name_plural = _("table minimums")
+
+    def __str__(self) -> str:
+        return f"{self.match_id} >= {self.minimum}"

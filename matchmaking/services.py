@@ -21,27 +21,25 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from friends.blocks import blocks_among
 from games.engine import Rules
 from games.models import Match, RuleVariant, SocketPresence
 from games.services import ActionRefused, join_match, notify_lobby_changed, send_push
-from games.services.common import refuse_suspended
+from games.services.common import lobby_user_group, refuse_suspended
 from games.services.tables import create_match
 from history import glicko2
 from history.models import Rating
+from history.reliability import reliability, reliability_of
 from history.services import rating_class_for
 from matchmaking import pairing
 from matchmaking.conf import setting
-from matchmaking.models import POOL_FIELDS, TURN_SECONDS, Game, Seek
-
-
-def seeker_group(user_id: int) -> str:
-    """The channel group of one user's lobby sockets, told when their seek changes."""
-    return f"seeker-{user_id}"
+from matchmaking.house_rules import rule_tags
+from matchmaking.models import POOL_FIELDS, TURN_SECONDS, Game, Seek, TableMinimum
 
 
 def _tell_seeker(user_id: int) -> None:
     message = {"type": "seek.changed"}
-    transaction.on_commit(lambda: send_push(seeker_group(user_id), message))
+    transaction.on_commit(lambda: send_push(lobby_user_group(user_id), message))
 
 
 def _throttle(user: Any) -> None:
@@ -103,6 +101,7 @@ def create_seek(
     speed: str,
     is_rated: bool,
     allow_bots: bool,
+    min_reliability: int = 0,
 ) -> Seek:
     """Start looking for a table; the seek is paired at once if it can be."""
     user = refuse_suspended(user)
@@ -122,6 +121,8 @@ def create_seek(
                     is_rated=is_rated,
                     allow_bots=allow_bots,
                     rating=rating_of(user, players),
+                    reliability=reliability(user),
+                    min_reliability=min_reliability,
                     created_at=timezone.now(),
                 )
         except IntegrityError:  # another request of this user made one meanwhile
@@ -171,9 +172,14 @@ def pair_pool(pool: dict[str, Any]) -> list[int]:
             return made
         users = get_user_model().objects.in_bulk([s.user_id for s in seeks])
         seeks = _drop_unable(seeks, users, now)
+        blocked = blocks_among(users)
         base, per_second = setting("MATCHMAKING_WINDOW")
 
         def fits(a: Seek, b: Seek) -> bool:
+            if a.reliability < b.min_reliability or b.reliability < a.min_reliability:
+                return False
+            if frozenset((a.user_id, b.user_id)) in blocked:
+                return False
             gap = abs(a.rating - b.rating)
             return gap <= pairing.window(a, now, base, per_second) and gap <= pairing.window(
                 b, now, base, per_second
@@ -243,6 +249,22 @@ def _seat(group: list[Seek], users: dict[int, Any], pool: dict[str, Any], now: A
     return match.pk
 
 
+def create_table(
+    creator: Any,
+    variant: RuleVariant,
+    players: int,
+    *,
+    min_reliability: int = 0,
+    **options: Any,
+) -> Match:
+    """``games.services.create_match``, and the least reliability asked of joiners."""
+    with transaction.atomic():
+        match = create_match(creator, variant, players, **options)
+        if min_reliability:
+            TableMinimum.objects.create(match=match, minimum=min_reliability)
+    return match
+
+
 # ------------------------------------------------------------------ reading
 
 
@@ -270,7 +292,22 @@ def last_choice(user: Any) -> dict[str, Any]:
     seek = Seek.objects.filter(user=user).order_by("-created_at").first()
     if seek is None:
         return {}
-    return {**seek.pool(), "allow_bots": seek.allow_bots}
+    return {**seek.pool(), "allow_bots": seek.allow_bots, "min_reliability": seek.min_reliability}
+
+
+def describe_open_tables(tables: list[Match]) -> None:
+    """Give each open table (seats prefetched) ``people``, its players' names with
+    their reliability, and ``tags``, its rules in words with any least reliability."""
+    scores = reliability_of(s.user_id for t in tables for s in t.seats.all())
+    minimums = dict(
+        TableMinimum.objects.filter(match__in=tables).values_list("match_id", "minimum")
+    )
+    for table in tables:
+        taken = [s for s in table.seats.all() if s.user_id or s.bot_level]
+        table.people = [(s.display_name, scores.get(s.user_id)) for s in taken]
+        table.tags = rule_tags(table.engine_rules, table.turn_seconds)
+        if table.pk in minimums:
+            table.tags.append(_("reliability %(score)d+") % {"score": minimums[table.pk]})
 
 
 def lobby_counts() -> dict[str, Any]:

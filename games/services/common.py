@@ -60,6 +60,11 @@ def group_name(match_id: int) -> str:
     return f"match-{match_id}"
 
 
+def lobby_user_group(user_id: int) -> str:
+    """The channel group of one user's lobby sockets (their seek, friends, invites)."""
+    return f"lobby-user-{user_id}"
+
+
 # --------------------------------------------------------------- pushes
 
 

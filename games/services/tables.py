@@ -25,7 +25,7 @@ from games.services.common import (
     seat_of,
 )
 from games.services.play import new_deal
-from games.signals import match_aborted
+from games.signals import match_aborted, seat_wanted
 
 
 def _every_seat_taken(seats: list[Seat]) -> bool:
@@ -115,6 +115,8 @@ def join_match(match: Match | int, user: Any, *, token: str | None = None) -> Se
         free = next((s for s in seats if not s.user_id and not s.bot_level), None)
         if free is None:
             raise ActionRefused(_("This table is full."), code="full")
+        # Other apps' conditions (a block, the table's least reliability) refuse here.
+        seat_wanted.send(sender=Match, match=locked, seats=seats, user=user)
         free.user = user
         free.disconnected_since = timezone.now()  # away until their table socket opens
         free.save(update_fields=["user", "disconnected_since"])

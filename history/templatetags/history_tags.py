@@ -8,6 +8,7 @@ from django import template
 
 from history import charts, services
 from history.models import RatingClass
+from history.reliability import reliability
 
 register = template.Library()
 
@@ -41,3 +42,9 @@ def profile_history(context: template.Context, profile_user: Any) -> dict[str, A
         "chart": charts.rating_chart(series, dict(RatingClass.choices)),
         "user": viewer,
     }
+
+
+@register.simple_tag
+def reliability_of_user(user: Any) -> int:
+    """The player's reliability, 0 to 100 (history.reliability)."""
+    return reliability(user)

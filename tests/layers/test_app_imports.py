@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Lowest first.  The accounts know nothing of games; games nothing of who pairs
 # them, rates them, reviews them or moderates them.
-LAYERS = ["accounts", "games", "history", "matchmaking", "analysis", "moderation"]
+LAYERS = ["accounts", "games", "history", "friends", "matchmaking", "analysis", "moderation"]
 
 # Upward imports not yet turned round, each named by module and the app it
 # imports; no other may be added.  The socket consumers and the lobby view compose

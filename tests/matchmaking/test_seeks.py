@@ -172,9 +172,10 @@ def test_a_seeker_suspended_while_waiting_is_not_seated():
 
 def test_the_last_choice_is_remembered():
     user = make_user()
-    services.create_seek(user, **wishes(mode="perevodnoy", players=3, speed="slow"))
+    chosen = wishes(mode="perevodnoy", players=3, speed="slow", min_reliability=70)
+    services.create_seek(user, **chosen)
     services.cancel_seek(user)
-    assert services.last_choice(user) == wishes(mode="perevodnoy", players=3, speed="slow")
+    assert services.last_choice(user) == chosen
 
 
 def test_lobby_counts_seeks_by_game_and_tables_playing():

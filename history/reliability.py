@@ -1,0 +1,52 @@
+"""Reliability ("надёжность"): how surely a player finishes the games they start.
+
+A score from 0 to 100 (docs/matchmaking.md gives the rules).  A player's finished
+games count for them; a game they abandoned (resigned, or forfeited by running out
+of their reconnect budget) counts against them.  Every player starts as if with
+``PRIOR`` finished games, so one early abandon does not ruin a newcomer:
+
+    reliability = round(100 * (finished - abandoned + PRIOR) / (finished + PRIOR))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Count, Exists, OuterRef
+
+from games.models import Move
+from history.models import PlayerGame
+
+PRIOR = 5
+ABANDON_SOURCES = (Move.Source.PLAYER, Move.Source.FORFEIT)
+
+
+def score(finished: int, abandoned: int) -> int:
+    return round(100 * (finished - abandoned + PRIOR) / (finished + PRIOR))
+
+
+def reliability_of(user_ids: Iterable[int]) -> dict[int, int]:
+    """The reliability of each of ``user_ids`` (two queries for all of them)."""
+    ids = {i for i in user_ids if i is not None}
+    if not ids:
+        return {}
+    games = PlayerGame.objects.filter(user_id__in=ids)
+    finished = dict(games.values("user_id").annotate(n=Count("id")).values_list("user_id", "n"))
+    resigned = Move.objects.filter(
+        deal=OuterRef("deal"),
+        seat=OuterRef("seat"),
+        action__endswith=" resign",
+        source__in=ABANDON_SOURCES,
+    )
+    abandoned = dict(
+        games.filter(Exists(resigned))
+        .values("user_id")
+        .annotate(n=Count("id"))
+        .values_list("user_id", "n")
+    )
+    return {i: score(finished.get(i, 0), abandoned.get(i, 0)) for i in ids}
+
+
+def reliability(user: Any) -> int:
+    return reliability_of([user.pk])[user.pk]

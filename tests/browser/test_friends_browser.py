@@ -1,0 +1,62 @@
+"""Friends in a real browser: a request accepted live, an invite that arrives live and
+seats its friend, and a blocked player refused at the table (Russian phone, English desktop)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from friends.models import Block
+from games.models import Match, Seat
+
+from .test_play_now_browser import DESKTOP, PHONE, fresh_process_state, person  # noqa: F401
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def create_waiting_table(page, button: str) -> None:
+    page.select_option("#id_seat_1", "")
+    page.locator("form.create-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r".*/games/\d+/$"))
+    page.wait_for_selector('#connection-state[data-state="open"]')
+
+
+def test_a_friend_request_accepted_and_an_invite_arriving_live(browser, live_server_url):
+    anna, anna_user = person(browser, live_server_url, "Anna", "en", DESKTOP)
+    boris, boris_user = person(browser, live_server_url, "Boris", "ru", PHONE)
+    anna.goto(f"{live_server_url}/u/Boris/")
+    anna.get_by_role("button", name="Add friend").click()
+    anna.wait_for_selector("text=Friend request sent")
+    # Boris is in the lobby: the request shows there without a reload.
+    boris.wait_for_selector("#friends-panel >> text=Anna хочет с вами дружить.")
+    boris.locator("#friends-panel").get_by_role("button", name="Принять").click()
+    boris.wait_for_selector('#friends-panel [data-friend="Anna"]')
+    anna.goto(live_server_url + "/")
+    create_waiting_table(anna, "Create table")
+    anna.locator(".invite-friends").get_by_role("button", name=re.compile("Boris")).click()
+    anna.wait_for_selector("text=Boris is invited.")
+    # The invite reaches Boris's open lobby live; he joins from it.
+    notice = boris.locator("#invite-notice .invite")
+    notice.wait_for()
+    assert "Anna приглашает вас за стол" in notice.inner_text()
+    notice.get_by_role("button", name="Сесть").click()
+    boris.wait_for_url(anna.url)
+    match = Match.objects.get(seats__user=anna_user)
+    assert Seat.objects.filter(match=match, user=boris_user).exists()
+    anna.wait_for_selector("#table-hand .hand-card")
+
+
+def test_a_blocked_player_cannot_join(browser, live_server_url):
+    dana, dana_user = person(browser, live_server_url, "Dana", "en", PHONE)
+    carl, carl_user = person(browser, live_server_url, "Carl", "ru", DESKTOP)
+    dana.goto(f"{live_server_url}/u/Carl/")
+    dana.get_by_role("button", name="Block").click()
+    dana.wait_for_selector("text=Unblock")
+    assert Block.objects.filter(blocker=dana_user, blocked=carl_user).exists()
+    dana.goto(live_server_url + "/")
+    create_waiting_table(dana, "Create table")
+    carl.goto(live_server_url + "/")
+    carl.locator("#open-tables").get_by_role("button", name="Сесть").click()
+    carl.wait_for_selector("text=Игрок за этим столом заблокировал вас.")
+    assert not Seat.objects.filter(user=carl_user).exists()

@@ -1,0 +1,107 @@
+"""Reliability: finished games raise it, abandoned ones lower it; minimums at tables and seeks."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services as games
+from games.engine import Game
+from games.models import Match, RuleVariant, Seat
+from games.services import ActionRefused
+from history.reliability import reliability, reliability_of, score
+from matchmaking import services
+from matchmaking.models import Seek, TableMinimum
+
+from .conftest import make_user, wishes
+
+pytestmark = pytest.mark.django_db
+
+
+def classic() -> RuleVariant:
+    return RuleVariant.objects.get(slug="classic")
+
+
+def playing_table(first, second) -> Match:
+    match = games.create_match(first, classic(), 2)
+    games.join_match(match, second)
+    match.refresh_from_db()
+    return match
+
+
+def resigned_game(quitter, other) -> None:
+    match = playing_table(quitter, other)
+    games.resign(match.pk, quitter)
+
+
+def forfeited_game(first, second) -> Seat:
+    """A game one seat forfeits by staying away past its reconnect budget."""
+    match = playing_table(first, second)
+    Match.objects.filter(pk=match.pk).update(turn_seconds=600)
+    seat = Game.from_snapshot(Match.objects.get(pk=match.pk).state).to_act()[0]
+    later = timezone.now() + timedelta(seconds=match.reconnect_seconds + 1)
+    assert games.expire_deadlines(later) == 1
+    return Seat.objects.get(match=match, number=seat)
+
+
+def test_the_score_starts_full_falls_with_abandons_and_rises_with_finished_games():
+    assert score(0, 0) == 100
+    assert score(1, 1) == 83
+    assert score(2, 1) < score(10, 1) < score(40, 1) < 100
+    assert score(20, 20) == 20 and 0 <= score(1000, 1000) < 1
+
+
+def test_resigning_or_running_out_of_reconnect_time_lowers_reliability():
+    quitter, other, third = make_user(), make_user(), make_user()
+    resigned_game(quitter, other)
+    assert reliability_of([quitter.pk, other.pk]) == {quitter.pk: 83, other.pk: 100}
+    away = forfeited_game(third, other)
+    left = away.user
+    stayed = third if left == other else other
+    assert reliability(left) < 100 and reliability(stayed) == 100
+
+
+def test_a_table_below_its_minimum_refuses_the_player_and_changes_nothing():
+    creator, quitter, other = make_user(), make_user(), make_user()
+    resigned_game(quitter, other)
+    match = services.create_table(creator, classic(), 2, min_reliability=90)
+    with pytest.raises(ActionRefused) as refused:
+        games.join_match(match, quitter)
+    assert refused.value.code == "reliability" and "83" in refused.value.message
+    assert Seat.objects.filter(match=match, user=quitter).count() == 0
+    games.join_match(match, other)  # 100: welcome
+    assert Match.objects.get(pk=match.pk).status == Match.Status.PLAYING
+
+
+def test_the_lobby_shows_reliability_next_to_names_and_the_minimum_as_a_tag():
+    creator = make_user("rel")
+    client = Client(HTTP_ACCEPT_LANGUAGE="ru")
+    client.force_login(creator)
+    data = {"variant": classic().pk, "players": 2, "seat_1": "", "min_reliability": "70"}
+    assert client.post(reverse("games:create"), data).status_code == 302
+    assert TableMinimum.objects.get().minimum == 70
+    page = client.get("/").content.decode()
+    assert f'{creator.username} <span class="reliability"' in page
+    assert "надёжность от 70" in page
+    profile = client.get(f"/u/{creator.username}/").content.decode()
+    assert "Надёжность" in profile and '<span class="reliability">100</span>' in profile
+
+
+def test_seeks_pair_only_players_above_each_others_minimum():
+    quitter, other, fussy = make_user(), make_user(), make_user()
+    resigned_game(quitter, other)
+    waiting = services.create_seek(fussy, **wishes(min_reliability=90))
+    low = services.create_seek(quitter, **wishes())
+    assert (waiting.status, low.status) == (Seek.Status.WAITING, Seek.Status.WAITING)
+    assert low.reliability == 83
+    # However long they wait, the fussy seeker never sits with the quitter.
+    Seek.objects.update(created_at=timezone.now() - timedelta(hours=1))
+    assert services.pair_all() == []
+    fine = services.create_seek(make_user(), **wishes())
+    assert fine.status == Seek.Status.SEATED
+    waiting.refresh_from_db()
+    assert waiting.match_id == fine.match_id
