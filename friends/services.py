@@ -81,11 +81,11 @@ def presence_of(user_ids: Iterable[int]) -> dict[int, str]:
             "user_id", flat=True
         )
     )
-    out = {}
-    for user_id in ids:
-        online = SocketQuota.is_online(user_id)
-        out[user_id] = ("playing" if user_id in playing else "online") if online else "away"
-    return out
+    online = SocketQuota.online_among(ids)
+    return {
+        user_id: ("playing" if user_id in playing else "online") if user_id in online else "away"
+        for user_id in ids
+    }
 
 
 def panel(user: Any) -> dict[str, Any]:

@@ -160,11 +160,14 @@ class SocketQuota:
                 _("You have too many tables open; close one and reload."), CLOSE_TOO_MANY
             )
 
-    @classmethod
-    def is_online(cls, user_id: int) -> bool:
-        """Whether the user holds an open socket (counted in this or the last window)."""
-        window = cls._window()
-        return any((cache.get(f"sockets:{user_id}:{w}") or 0) > 0 for w in (window, window - 1))
+    @staticmethod
+    def online_among(user_ids: Any) -> set[int]:
+        """Those of ``user_ids`` who hold an open socket (a row renewed in time)."""
+        expiry = timedelta(seconds=3 * setting("GAMES_SOCKET_HEARTBEAT"))
+        live = OpenSocket.objects.filter(
+            user_id__in=list(user_ids), renewed_at__gte=timezone.now() - expiry
+        )
+        return set(live.values_list("user_id", flat=True))
 
     def release(self) -> None:
         OpenSocket.objects.filter(channel_name=self.channel_name).delete()

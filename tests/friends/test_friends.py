@@ -137,9 +137,9 @@ def test_a_block_ends_the_friendship_and_keeps_them_apart():
 
 def test_presence_is_online_playing_or_away():
     anna, boris, carl = make_user(), make_user(), make_user()
-    quota = SocketQuota(anna.pk, None)
+    quota = SocketQuota(anna.pk, None, "test-socket-anna")
     assert quota.admit()
-    playing = SocketQuota(boris.pk, None)
+    playing = SocketQuota(boris.pk, None, "test-socket-boris")
     assert playing.admit()
     match = waiting_table(boris)
     games.join_match(match, carl)
