@@ -54,7 +54,7 @@ def main() -> None:
     from games import rendering, services
     from games.engine import Game
     from games.models import Match, RuleVariant
-    from games.table_reads import read_table
+    from games.table_sql import table_rows
 
     call_command("migrate", verbosity=0)
     settings.DEBUG = False  # as in production: compiled templates are kept
@@ -126,7 +126,7 @@ def main() -> None:
         + ", ".join(f"{piece} {ms:.3f}" for piece, ms in piece_ms.items())
         + f"; all {sum(piece_ms.values()):.3f}"
     )
-    print(f"CPU per table read: {cpu_ms(lambda: read_table(match.pk), args.repeat):.3f} ms")
+    print(f"CPU per table read: {cpu_ms(lambda: table_rows(match.pk), args.repeat):.3f} ms")
     if longest is not None:
         snapshot = longest.snapshot()
         print(

@@ -16,7 +16,8 @@ import threading
 from collections import OrderedDict
 
 from games.engine import Game
-from games.models import Match, Seat
+from games.models import Deal, Match, Seat
+from games.table_sql import table_rows
 
 Table = tuple[Match, list[Seat], Game | None]
 
@@ -28,26 +29,12 @@ _lock = threading.Lock()  # written by database threads, read on the event loop
 _kept: OrderedDict[tuple[int, int], Table] = OrderedDict()
 
 
-def read_table(match_id: int, *, lock: bool = False) -> tuple[Match, list[Seat]]:
-    """The match with what its render reads (variant, live deal), and its seats in
-    order with their users.
-
-    ``lock`` takes the match row's lock for the caller's transaction (only the
-    match's: the seats are written only under it).  Raises ``Match.DoesNotExist``.
-    """
-    matches = Match.objects.select_related("variant", "live_deal")
-    if lock:
-        matches = matches.select_for_update(of=("self",))
-    match = matches.get(pk=match_id)
-    seats = list(Seat.objects.filter(match_id=match_id).select_related("user").order_by("number"))
-    for seat in seats:
-        seat.match = match
-    return match, seats
-
-
 def load(match_id: int) -> Table:
     """The table as the database holds it now; kept for this process's other sockets."""
-    match, seats = read_table(match_id)
+    match, seats = table_rows(match_id)
+    if match.status != Match.Status.PLAYING and match.live_deal_id is not None:
+        # A render of a deal's end shows the deal; the render makes no query itself.
+        match.live_deal = Deal.objects.get(pk=match.live_deal_id)
     table = (match, seats, Game.from_snapshot(match.state) if match.state else None)
     remember(table)
     return table

@@ -24,7 +24,7 @@ from games.services.common import (
     seat_of,
 )
 from games.signals import deal_finished
-from games.table_reads import read_table
+from games.table_sql import table_rows
 
 MAX_ACTION_TEXT = 64
 
@@ -32,7 +32,7 @@ MAX_ACTION_TEXT = 64
 def lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
     """The match, locked, and its seats with their users."""
     try:
-        return read_table(match_id, lock=True)
+        return table_rows(match_id, lock=True)
     except Match.DoesNotExist:
         raise ActionRefused(_("There is no such table."), code="not_found") from None
 
