@@ -161,13 +161,14 @@ class SocketQuota:
             )
 
     @staticmethod
-    def online_among(user_ids: Any) -> set[int]:
-        """Those of ``user_ids`` who hold an open socket (a row renewed in time)."""
+    def online_among(user_ids: Any = None) -> set[int]:
+        """Those of ``user_ids`` (None: of everybody) who hold an open socket (a row
+        renewed in time)."""
         expiry = timedelta(seconds=3 * setting("GAMES_SOCKET_HEARTBEAT"))
-        live = OpenSocket.objects.filter(
-            user_id__in=list(user_ids), renewed_at__gte=timezone.now() - expiry
-        )
-        return set(live.values_list("user_id", flat=True))
+        live = OpenSocket.objects.filter(renewed_at__gte=timezone.now() - expiry)
+        if user_ids is not None:
+            live = live.filter(user_id__in=list(user_ids))
+        return set(live.values_list("user_id", flat=True).distinct())
 
     def release(self) -> None:
         OpenSocket.objects.filter(channel_name=self.channel_name).delete()

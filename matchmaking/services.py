@@ -23,10 +23,11 @@ from django.utils.translation import gettext as _
 
 from friends.blocks import blocks_among
 from games.engine import Rules
-from games.models import Match, RuleVariant, SocketPresence
+from games.models import Match, RuleVariant
 from games.services import ActionRefused, join_match, notify_lobby_changed, send_push
 from games.services.common import lobby_user_group, refuse_suspended
 from games.services.tables import create_match
+from games.socket_guard import SocketQuota
 from history import glicko2
 from history.models import Rating
 from history.reliability import reliability, reliability_of
@@ -313,16 +314,16 @@ def describe_open_tables(tables: list[Match]) -> None:
 def lobby_counts() -> dict[str, Any]:
     """Players online, seeks waiting by game, tables playing.
 
-    Online means at a table with its socket open, or looking for a game.
+    Online means with a page's socket open (lobby or table), or looking for a game.
     """
     waiting = Seek.objects.filter(status=Seek.Status.WAITING)
-    seated_users = set(SocketPresence.objects.values_list("seat__user_id", flat=True))
+    connected = SocketQuota.online_among()
     seekers = set(waiting.values_list("user_id", flat=True))
     by_mode = dict.fromkeys(Game.values, 0)
     for mode in waiting.values_list("mode", flat=True):
         by_mode[mode] += 1
     return {
-        "online": len((seated_users | seekers) - {None}),
+        "online": len(connected | seekers),
         "seeks": [(Game(mode).label, count) for mode, count in by_mode.items()],
         "playing": Match.objects.filter(status=Match.Status.PLAYING).count(),
     }

@@ -209,3 +209,15 @@ def test_groups_are_disjoint_full_and_mutually_compatible():
     assert [[s.name for s in g] for g in triples] == [["a", "c", "e"]]
     partial = groups_of(seeks, fits, size=3, partial=True)
     assert [[s.name for s in g] for g in partial] == [["a", "c", "e"], ["b", "d"]]
+
+
+def test_players_with_a_socket_open_count_as_online():
+    from games.socket_guard import SocketQuota
+
+    browsing, seeking = make_user(), make_user()
+    quota = SocketQuota(browsing.pk, None, "test-lobby-socket")
+    assert quota.admit()
+    services.create_seek(seeking, **wishes())
+    assert services.lobby_counts()["online"] == 2
+    quota.release()
+    assert services.lobby_counts()["online"] == 1
