@@ -59,20 +59,19 @@ BEATEN_PAIRS = """(checkCorner) => [...document.querySelectorAll("#table-felt .p
   return { covered, corner };
 })"""
 
-# Records, for a few seconds, where each card's view-transition group starts and ends.
+# Records, for a few seconds, where each card's glide (an animation of the card
+# itself, played over the new state) starts and ends.
 WATCH_CARD_MOTION = """() => {
   window.cardMotion = {};
   const end = performance.now() + 5000;
   const look = () => {
     for (const animation of document.getAnimations()) {
-      const name = (animation.effect && animation.effect.pseudoElement) || "";
-      const card = name.match(/^::view-transition-group\\(card-(..)\\)$/);
-      if (!card) continue;
+      const target = animation.effect && animation.effect.target;
+      if (!target || !target.matches || !target.matches(".playing-card[data-card]")) continue;
       const frames = animation.effect.getKeyframes();
       const seen = [frames[0].transform, frames[frames.length - 1].transform];
-      // Later pushes animate the card in place: keep the move once one is seen.
-      const kept = window.cardMotion[card[1]];
-      if (!kept || kept[0] === kept[1]) window.cardMotion[card[1]] = seen;
+      const kept = window.cardMotion[target.dataset.card];
+      if (!kept || kept[0] === kept[1]) window.cardMotion[target.dataset.card] = seen;
     }
     if (performance.now() < end) requestAnimationFrame(look);
   };
