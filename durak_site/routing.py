@@ -4,6 +4,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import re_path
 
 from games.routing import websocket_urlpatterns as games_websocket_urlpatterns
+from matchmaking.routing import websocket_urlpatterns as matchmaking_websocket_urlpatterns
 
 CLOSE_NOT_FOUND = 4404
 
@@ -20,5 +21,6 @@ class UnknownPathConsumer(AsyncWebsocketConsumer):
 
 websocket_urlpatterns = [
     *games_websocket_urlpatterns,
+    *matchmaking_websocket_urlpatterns,
     re_path(r"", UnknownPathConsumer.as_asgi()),
 ]

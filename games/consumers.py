@@ -17,54 +17,35 @@ suspension, a mute), not on every frame; the services read what they act on
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import random
 from typing import Any
 
-from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import connection
 from django.utils.translation import gettext as _
 
-from accounts.language import ViewerLanguageMixin
 from accounts.notices import mute_notice
-from accounts.socket_news import account_group
 from analysis import hints
 from analysis.services import Refused as HintRefused
 from games import presence, rendering, services, table_reads, ticker
 from games.action_log import log_refused_action
 from games.conf import setting
 from games.models import Match
-from games.services.common import lobby_user_group
-from games.signals import socket_changed
+from games.socket_base import (
+    CLOSE_FORBIDDEN,
+    CLOSE_UNAUTHENTICATED,
+    GuardedSocket,
+    db_call,
+    socket_changed_for,
+)
 from games.socket_guard import (
     CLOSE_TOO_MANY,
     FrameRefused,
     SignedOut,
-    SocketQuota,
     parse_frame,
     signed_in_user,
 )
 from games.throttle import TokenBucket
 
 logger = logging.getLogger(__name__)
-
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_FORBIDDEN = 4403
-
-
-def db_call(function: Any) -> Any:
-    """``function`` as a coroutine function, through channels' ``database_sync_to_async``.
-
-    On PostgreSQL the calls run on the event loop's thread pool, each with a
-    connection from Django's pool, so one table's round trips do not wait behind the
-    process's other tables; the services' row locks keep each table's changes in
-    order, and a socket awaits each call before its next.  SQLite takes one writer
-    at a time, so there every call runs on the one database thread.
-    """
-    return database_sync_to_async(function, thread_sensitive=connection.vendor == "sqlite")
 
 
 def _open_viewer(
@@ -142,128 +123,6 @@ def _answered_hint_html(hint_id: int, user_id: int) -> str | None:
     return None if answered is None else hints.render_answer(answered)
 
 
-def _heartbeat_checks(quota: SocketQuota | None, session_key: str | None, user_id: int) -> Any:
-    if quota is not None:
-        quota.renew()
-    return signed_in_user(session_key, user_id)
-
-
-class SocketConsumer(AsyncWebsocketConsumer):
-    """A WebSocket consumer whose every database call goes through ``db_call``.
-
-    Channels' own ``dispatch`` first checks the database connections
-    (``aclose_old_connections``) in a thread hop of its own, for every message a
-    consumer receives: a frame, a group push.  Here that hop is left out:
-    ``database_sync_to_async`` makes the same check in the thread, before and after
-    each call, where the connection is used.  With SQLite every hop queues on the
-    one database thread, so the left-out hops were three more waits behind other
-    tables' moves for every move.
-
-    Two rules keep this safe, and tests/live/test_socket_dispatch.py pins both:
-    this body is channels' own less that one line, and no consumer makes an async
-    ORM call (those run on the database thread without the check).
-    """
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler:
-            await handler(message)
-        else:
-            raise ValueError("No handler for message type %s" % message["type"])  # noqa: UP031
-
-
-class GuardedSocket(ViewerLanguageMixin, SocketConsumer):
-    """What the table and lobby sockets share: the user's socket quota, a heartbeat that
-    rejoins the groups and checks the sign-in, and the close that says why."""
-
-    groups_joined: tuple[str, ...] = ()
-    quota: SocketQuota | None = None
-    heartbeat: asyncio.Task | None = None
-    user: Any = None
-
-    def session_key(self) -> str | None:
-        session = self.scope.get("session")
-        return session.session_key if session is not None else None
-
-    async def admit(self, user_id: int, match_id: int | None) -> bool:
-        """Count this socket against the user's caps; refuse (and say so) past them."""
-        quota = SocketQuota(user_id, match_id, self.channel_name)
-        if not await db_call(quota.admit)():
-            return False
-        self.quota = quota
-        return True
-
-    async def join_groups(self, *groups: str) -> None:
-        """Join ``groups`` and the user's account group (``accounts.socket_news``)."""
-        self.groups_joined = (*groups, account_group(self.user.pk))
-        await self.rejoin()
-
-    async def rejoin(self) -> None:
-        # Joining again is harmless, and a Redis that lost its state (a restart, a
-        # FLUSHDB, the layer's group expiry) forgot this socket.
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
-
-    def start_heartbeat(self, user_id: int) -> None:
-        self.heartbeat = asyncio.ensure_future(self.beat(user_id))
-
-    async def beat(self, user_id: int) -> None:
-        period = setting("GAMES_SOCKET_HEARTBEAT")
-        # Sockets that open together (after a restart every page reconnects at once)
-        # would beat together, each beat a database call: the first beat comes at a
-        # random point of the first period, so the beats spread out.
-        await asyncio.sleep(random.uniform(0, period))
-        while True:
-            try:
-                await self.rejoin()
-                user = await db_call(_heartbeat_checks)(self.quota, self.session_key(), user_id)
-            except SignedOut as out:
-                await self.sign_out(out)
-                return
-            except Exception:  # The next beat tries again.
-                logger.exception("socket heartbeat failed")
-            else:
-                await self.user_checked(user)
-            await asyncio.sleep(period)
-
-    async def account_changed(self, event: dict[str, Any]) -> None:
-        """The user logged out, changed their password, or was suspended or muted
-        (``accounts.socket_news``): check the sign-in now, as the heartbeat does."""
-        try:
-            user = await db_call(signed_in_user)(self.session_key(), self.user.pk)
-        except SignedOut as out:
-            await self.sign_out(out)
-            return
-        await self.user_checked(user)
-
-    async def user_checked(self, user: Any) -> None:
-        """The socket's user as just read, still signed in: kept for its frames."""
-        self.user = user
-
-    async def sign_out(self, out: SignedOut) -> None:
-        """Tell the person why, then close: the page shows the message."""
-        await self.send_notice(out.message)
-        await self.close(code=out.code)
-
-    async def send_notice(self, message: str) -> None:
-        raise NotImplementedError
-
-    async def invite_received(self, event: dict[str, Any]) -> None:
-        """A friend invited this socket's user: the page's invite notice, whatever the page."""
-        await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))
-
-    async def leave(self) -> None:
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.heartbeat
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        if self.quota is not None:
-            await db_call(self.quota.release)()
-            self.quota = None
-
-
 class TableConsumer(GuardedSocket):
     """``/ws/games/<id>/``: pushes this viewer's table; receives actions, chat, sync."""
 
@@ -311,7 +170,7 @@ class TableConsumer(GuardedSocket):
         ticker.watch_table(self.match_id, self.sent_version)
         self.start_heartbeat(user.pk)
         if self.viewer.seat is not None:  # friends see them at a table now
-            await db_call(_socket_changed)(user.pk)
+            await db_call(socket_changed_for)(user.pk)
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
@@ -322,7 +181,7 @@ class TableConsumer(GuardedSocket):
         ticker.unwatch_table(self.match_id)
         if self.viewer.seat is not None:
             await db_call(services.seat_disconnected)(self.match_id, self.channel_name)
-            await db_call(_socket_changed)(self.user.pk)
+            await db_call(socket_changed_for)(self.user.pk)
         self.viewer = None
 
     # ------------------------------------------------------------ incoming
@@ -518,112 +377,3 @@ class TableConsumer(GuardedSocket):
             return
         # A presence change keeps the version: the seats are read again.
         await self.send_table(await db_call(table_reads.load)(self.match_id))
-
-
-def _lobby_html() -> str:
-    from games.views import render_open_tables
-
-    return render_open_tables()
-
-
-def _friends_html(user: Any) -> str:
-    from matchmaking.views import render_friends_panel
-
-    return render_friends_panel(user, oob=True)
-
-
-def _invite_notice_html(user: Any) -> str:
-    from matchmaking.views import render_invite_notice
-
-    return render_invite_notice(user, oob=True)
-
-
-def _socket_changed(user_id: int) -> None:
-    socket_changed.send(sender=None, user_id=user_id)
-
-
-def _play_panel_html(user: Any) -> str:
-    from matchmaking.views import render_panel
-
-    return render_panel(user, oob=True)
-
-
-class LobbyConsumer(GuardedSocket):
-    """``/ws/lobby/``: the open-tables list, pushed whenever a table opens or fills,
-    and the user's "Play now" panel when their seek is seated.
-
-    The lobby only listens.  A frame asks for the list again, within a small rate;
-    a flood closes the socket instead of rendering from the database per frame.
-    """
-
-    async def connect(self) -> None:
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
-            return
-        self.user = user
-        self.frames = TokenBucket(*setting("GAMES_LOBBY_FRAME_RATE"))
-        self.lobby_pending = False
-        self.lobby_sending = asyncio.Lock()
-        try:  # the same sign-in check as every other handshake
-            await db_call(signed_in_user)(self.session_key(), user.pk)
-        except SignedOut as out:
-            await self.close(code=out.code)
-            return
-        if not await self.admit(user.pk, None):
-            await self.close(code=CLOSE_TOO_MANY)
-            return
-        await self.join_groups(services.LOBBY_GROUP, lobby_user_group(user.pk))
-        await self.accept()
-        await self.send(text_data=await db_call(_lobby_html)())
-        self.start_heartbeat(user.pk)
-        await db_call(_socket_changed)(user.pk)
-
-    async def disconnect(self, code: int) -> None:
-        await self.leave()
-        user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
-            await db_call(_socket_changed)(user.pk)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.frames.allow():
-            await self.close(
-                code=CLOSE_TOO_MANY, reason=_("You are sending messages too fast; wait a moment.")
-            )
-            return
-        await self.send(text_data=await db_call(_lobby_html)())
-
-    async def send_notice(self, message: str) -> None:
-        pass  # The lobby has no message area; the close code says why.
-
-    async def sign_out(self, out: SignedOut) -> None:
-        await self.close(code=out.code)
-
-    async def lobby_changed(self, event: dict[str, Any]) -> None:
-        """Render the lobby once for a burst of changes (fifty seeks in a second are
-        one render, not fifty queued behind each other): the first change of a burst
-        schedules the render, the others find it pending."""
-        if self.lobby_pending:
-            return
-        self.lobby_pending = True
-        asyncio.ensure_future(self.send_lobby_soon())
-
-    async def send_lobby_soon(self) -> None:
-        await asyncio.sleep(setting("GAMES_LOBBY_PUSH_SECONDS"))
-        async with self.lobby_sending:  # renders go out in the order they were read
-            self.lobby_pending = False  # a change from now on renders again
-            try:
-                await self.send(text_data=await db_call(_lobby_html)())
-            except Exception:  # a closed socket or a failed read: the next change tries again
-                logger.exception("could not push the lobby")
-
-    async def friends_changed(self, event: dict[str, Any]) -> None:
-        """A friend came, went, or a request was made or answered: the friends panel."""
-        await self.send(text_data=await db_call(_friends_html)(self.scope["user"]))
-
-    async def seek_changed(self, event: dict[str, Any]) -> None:
-        """This user's seek was seated or ended: their "Play now" panel again."""
-        await self.send(text_data=await db_call(_play_panel_html)(self.scope["user"]))
-
-    async def show_new_language(self) -> None:
-        await self.send(text_data=await db_call(_lobby_html)())

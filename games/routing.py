@@ -6,5 +6,4 @@ from games import consumers
 
 websocket_urlpatterns: list = [
     path("ws/games/<id:match_id>/", consumers.TableConsumer.as_asgi()),
-    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
 ]

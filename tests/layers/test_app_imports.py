@@ -23,7 +23,7 @@ LAYERS = ["accounts", "games", "history", "friends", "matchmaking", "analysis", 
 # shows the review's panel and judgement marks.
 KNOWN_UPWARD = {
     ("games/consumers.py", "analysis"),
-    ("games/consumers.py", "matchmaking"),
+    ("games/socket_base.py", "matchmaking"),
     ("games/ticker.py", "matchmaking"),
     ("games/views.py", "matchmaking"),
     ("history/move_list.py", "analysis"),

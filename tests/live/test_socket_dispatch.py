@@ -1,5 +1,5 @@
 """The sockets' ``dispatch`` leaves out channels' per-message connection check
-(games/consumers.py says why).  Two rules make that safe; these tests pin them."""
+(games/socket_base.py says why).  Two rules make that safe; these tests pin them."""
 
 from __future__ import annotations
 
@@ -10,11 +10,16 @@ from pathlib import Path
 
 from channels.consumer import AsyncConsumer
 
-from games.consumers import SocketConsumer
+from games.socket_base import SocketConsumer
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every module with socket consumers, or with code they run on the event loop.
-CONSUMER_MODULES = ["games/consumers.py", "accounts/language.py"]
+CONSUMER_MODULES = [
+    "games/consumers.py",
+    "games/socket_base.py",
+    "matchmaking/consumers.py",
+    "accounts/language.py",
+]
 # Django's async ORM: these run on the shared database thread, whose old
 # connections only channels' dispatch would have closed.
 ASYNC_ORM = {
