@@ -11,13 +11,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.language import user_group
+from accounts.ratelimit import count_one
 from friends.models import Block, Friendship, Invite
 from games.models import Match, Seat
 from games.services import ActionRefused, join_match, send_push
@@ -30,14 +30,7 @@ SOCIAL_RATE = (10, 60)
 
 def _throttle(user: Any) -> None:
     limit, seconds = SOCIAL_RATE
-    key = f"social:{user.pk}"
-    cache.add(key, 0, timeout=seconds)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between the calls
-        cache.set(key, 1, timeout=seconds)
-        count = 1
-    if count > limit:
+    if count_one(f"social:{user.pk}", seconds) > limit:
         raise ActionRefused(
             _("You are sending requests and invites too often; wait a minute."),
             code="rate_limited",

@@ -16,11 +16,11 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.ratelimit import count_one
 from friends.blocks import blocks_among
 from games.engine import Rules
 from games.models import Match, RuleVariant
@@ -46,14 +46,7 @@ def _tell_seeker(user_id: int) -> None:
 def _throttle(user: Any) -> None:
     """Refuse a user past the seek rate (a fixed window in the shared cache)."""
     limit, seconds = setting("MATCHMAKING_SEEK_RATE")
-    key = f"seeks:{user.pk}"
-    cache.add(key, 0, timeout=seconds)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between the calls
-        cache.set(key, 1, timeout=seconds)
-        count = 1
-    if count > limit:
+    if count_one(f"seeks:{user.pk}", seconds) > limit:
         raise ActionRefused(
             _("You are starting and stopping searches too often; wait a minute."),
             code="rate_limited",
