@@ -54,3 +54,10 @@ def recall(match_id: int, version: int) -> Table | None:
     """The table at exactly ``version``, if this process read or committed it."""
     with _lock:
         return _kept.get((match_id, version))
+
+
+def forget_all() -> None:
+    """Drop every kept table: after the database is replaced (a test's flush, a restore),
+    a kept (match, version) may name another table than the database's."""
+    with _lock:
+        _kept.clear()

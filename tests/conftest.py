@@ -47,6 +47,15 @@ def default_language() -> None:
 
 
 @pytest.fixture(autouse=True)
+def no_tables_kept_from_earlier_tests() -> None:
+    """A flushed test database hands out the same match ids again, so a table kept
+    from an earlier test at the same (match, version) would be another table."""
+    from games import table_reads
+
+    table_reads.forget_all()
+
+
+@pytest.fixture(autouse=True)
 def scripted_clients_act_fast(settings) -> None:
     """Scripted players send frames far faster than people; tests of the flood
     limit set their own, tighter rate."""
