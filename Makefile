@@ -11,6 +11,9 @@ WORKERS ?= 1
 # Bot worker processes (bot moves and hints); the web processes never search.
 BOT_WORKERS ?= 1
 PYTEST_WORKERS ?= 2
+# Each browser test runs Chromium, a daphne and a bot worker: two at once on 2 cores
+# starve each other's timers, so they run one at a time.
+BROWSER_WORKERS ?= 1
 
 .PHONY: run test lint format messages run-cluster clean
 
@@ -43,7 +46,7 @@ run-cluster: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not browser" $(PYTEST_ARGS)
-	$(BIN)/pytest -n $(PYTEST_WORKERS) -m browser $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(BROWSER_WORKERS) -m browser $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
