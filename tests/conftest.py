@@ -183,6 +183,17 @@ def browser():
         launched.close()
 
 
+@pytest.fixture(autouse=True)
+def close_browser_pages(request) -> Iterator[None]:
+    """Close every page a browser test opened, whether it passed or not: a page left
+    open keeps running its scripts (a socket reconnecting to a stopped server) and
+    takes the CPU the next tests' timers need."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
+
+
 @pytest.fixture
 def page(browser):
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})

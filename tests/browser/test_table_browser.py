@@ -191,7 +191,7 @@ class Player:
         self.moves += 1
         return True
 
-    def play(self, max_steps: int = 500, until=None) -> None:
+    def play(self, max_steps: int = 2000, until=None) -> None:
         for _ in range(max_steps):
             if self.page.locator("#table-result:not(.is-hidden)").count():
                 return
