@@ -13,18 +13,17 @@ from __future__ import annotations
 
 import logging
 import random
-import time
 from datetime import datetime, timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.ratelimit import count_one
 from games.bots import Budget, fast, get_bot
 from games.bots.base import rebuild
 from games.conf import setting
@@ -83,18 +82,12 @@ def take_hint_allowance(user: Any) -> None:
     """Count one hint request of ``user``; refuse past GAMES_HINT_RATE.
 
     The counter lives in the cache (Redis in a cluster), so the user's sockets on
-    every process and their HTTP requests share it.  The window is fixed and the
-    increment atomic, so parallel requests cannot slip past it.
+    every process and their HTTP requests share it.  The window opens at the first
+    request (not on a clock boundary, which would let a burst straddle two windows)
+    and the increment is atomic, so parallel requests cannot slip past it.
     """
     count, seconds = setting("GAMES_HINT_RATE")
-    window = int(time.time() // seconds)
-    key = f"hints:{user.pk}:{window}"
-    cache.add(key, 0, timeout=int(seconds) + 1)
-    try:
-        used = cache.incr(key)
-    except ValueError:  # The key expired between the two calls: a fresh window.
-        cache.add(key, 1, timeout=int(seconds) + 1)
-        used = 1
+    used = count_one(f"hints:{user.pk}", int(seconds))
     if used > count:
         raise Refused(_("You are asking for hints too fast; wait a moment."), status=429)
 

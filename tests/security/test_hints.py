@@ -84,6 +84,21 @@ def test_parallel_hint_requests_of_one_user_share_one_counter(settings) -> None:
     assert other.post(reverse("analysis:hint", args=[match.pk])).status_code == 409
 
 
+@pytest.mark.django_db
+def test_a_burst_across_a_minute_boundary_is_still_one_window(settings, monkeypatch) -> None:
+    # A window tied to the clock's minutes would let three hints at :59 and three
+    # more at :00 through.
+    settings.GAMES_HINT_RATE = (3, 60)
+    _, game, users = unrated_table()
+    user = users[game.to_act()[0]]
+    monkeypatch.setattr("time.time", lambda: 1_800_000_059.9)
+    for _ in range(3):
+        hints.take_hint_allowance(user)
+    monkeypatch.setattr("time.time", lambda: 1_800_000_060.1)
+    with pytest.raises(hints.Refused):
+        hints.take_hint_allowance(user)
+
+
 def csrf_token_for(base: str, cookie: str) -> str:
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
     request = urllib.request.Request(f"{base}/", headers={"Cookie": f"sessionid={cookie}"})
