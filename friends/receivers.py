@@ -29,3 +29,9 @@ def refuse_blocked_watcher(sender: Any, match: Any, user: Any, **kwargs: Any) ->
 @receiver(signals.socket_changed)
 def tell_friends_of_presence(sender: Any, user_id: int, **kwargs: Any) -> None:
     tell_friends(user_id)
+
+
+@receiver(signals.seats_changed)
+def tell_friends_of_seats(sender: Any, user_ids: list[int], **kwargs: Any) -> None:
+    for user_id in user_ids:
+        tell_friends(user_id)

@@ -67,16 +67,20 @@ def blocked_between(a: int, b: int) -> bool:
 
 
 def presence_of(user_ids: Iterable[int]) -> dict[int, str]:
-    """ "online", "playing" (online and at a table in play) or "away", for each user."""
+    """ "playing" (seated at a table waiting or in play), "online" (an open socket)
+    or "away", for each user."""
     ids = set(user_ids)
+    # The status follows the seat: a player just seated (paired, joined, invited) is
+    # playing before their table's page opens, and between the lobby's socket closing
+    # and the table's opening they do not flicker to away.
     playing = set(
-        Seat.objects.filter(user_id__in=ids, match__status=Match.Status.PLAYING).values_list(
-            "user_id", flat=True
-        )
+        Seat.objects.filter(
+            user_id__in=ids, match__status__in=(Match.Status.WAITING, Match.Status.PLAYING)
+        ).values_list("user_id", flat=True)
     )
-    online = SocketQuota.online_among(ids)
+    online = SocketQuota.online_among(ids - playing)
     return {
-        user_id: ("playing" if user_id in playing else "online") if user_id in online else "away"
+        user_id: "playing" if user_id in playing else "online" if user_id in online else "away"
         for user_id in ids
     }
 

@@ -20,3 +20,8 @@ watching_refused = Signal()
 # sender=None; kwargs: user_id.  A lobby socket, or a seated player's table socket,
 # of this user opened or closed (their presence may have changed).
 socket_changed = Signal()
+
+# sender=Match class; kwargs: user_ids.  Sent after the commit that seated these
+# players, freed their seats, or started, finished or aborted their table (their
+# presence, which follows the seat, may have changed).
+seats_changed = Signal()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from accounts.notices import suspension_notice
 from games.engine import Game
 from games.models import Match, Seat
+from games.signals import seats_changed
 
 logger = logging.getLogger(__name__)
 
@@ -117,6 +118,14 @@ def match_changed_message(
 ) -> dict[str, Any]:
     """The group message that tells a match's sockets to re-render."""
     return {"type": "match.changed", "match_id": match_id, "version": version, "what": what}
+
+
+def notify_seats_changed(user_ids: Iterable[int | None]) -> None:
+    """After the commit, tell the apps above (friends' presence) that these players'
+    seats changed: a friend just seated shows as playing before their table opens."""
+    people = sorted({user_id for user_id in user_ids if user_id})
+    if people:
+        transaction.on_commit(lambda: seats_changed.send(sender=Match, user_ids=people))
 
 
 def notify_lobby_changed() -> None:

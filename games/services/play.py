@@ -20,6 +20,7 @@ from games.services.common import (
     load_game,
     notify_lobby_changed,
     notify_match_changed,
+    notify_seats_changed,
     refuse_if_suspended,
     seat_of,
 )
@@ -243,6 +244,7 @@ def _finish_deal(
     if losers:
         Seat.objects.filter(match_id=match.pk, number__in=losers).update(fools=F("fools") + 1)
     match.status = Match.Status.FINISHED
+    notify_seats_changed(seat.user_id for seat in seats)
     match.finished_at = now
     match.turn_deadline = None
     match.bot_due_at = None
@@ -280,4 +282,5 @@ def new_deal(match: Match, seats: list[Seat], game: Game, now: datetime) -> Deal
     match.save()
     notify_match_changed(match.pk, match.version)
     notify_lobby_changed()
+    notify_seats_changed(seat.user_id for seat in seats)
     return deal

@@ -21,6 +21,7 @@ from games.services.common import (
     locked_or_refuse,
     notify_lobby_changed,
     notify_match_changed,
+    notify_seats_changed,
     refuse_suspended,
     seat_of,
 )
@@ -94,6 +95,7 @@ def create_match(
         if _every_seat_taken(seats) and setting("GAMES_AUTO_START"):
             new_deal(match, seats, Game.new(rules, secrets.SystemRandom()), timezone.now())
         notify_lobby_changed()
+        notify_seats_changed([creator.pk])
     return match
 
 
@@ -124,6 +126,7 @@ def join_match(match: Match | int, user: Any, *, token: str | None = None) -> Se
         locked.save(update_fields=["version"])
         notify_match_changed(locked.pk, locked.version)
         notify_lobby_changed()
+        notify_seats_changed([user.pk])
         if setting("GAMES_AUTO_START") and _every_seat_taken(seats):
             game = Game.new(locked.engine_rules, secrets.SystemRandom())
             new_deal(locked, seats, game, timezone.now())
@@ -154,6 +157,7 @@ def leave_match(match: Match | int, user: Any) -> None:
         locked.save(update_fields=["version"])
         notify_match_changed(locked.pk, locked.version)
         notify_lobby_changed()
+        notify_seats_changed([user.pk])
 
 
 def start_match(match: Match | int, by: Any | None = None) -> Deal:
@@ -222,3 +226,4 @@ def _abort_locked(match: Match, reason: str, by: Any | None) -> None:
     match_aborted.send(sender=Match, match=match, reason=reason, by=by)
     notify_match_changed(match.pk, match.version)
     notify_lobby_changed()
+    notify_seats_changed(Seat.objects.filter(match=match).values_list("user_id", flat=True))

@@ -142,11 +142,14 @@ def test_presence_is_online_playing_or_away():
     playing = SocketQuota(boris.pk, None, "test-socket-boris")
     assert playing.admit()
     match = waiting_table(boris)
+    dan = make_user()
     games.join_match(match, carl)
-    assert services.presence_of([anna.pk, boris.pk, carl.pk]) == {
+    # The status follows the seat: carl, seated with no page open yet, is playing.
+    assert services.presence_of([anna.pk, boris.pk, carl.pk, dan.pk]) == {
         anna.pk: "online",
         boris.pk: "playing",
-        carl.pk: "away",
+        carl.pk: "playing",
+        dan.pk: "away",
     }
     quota.release()
     assert services.presence_of([anna.pk])[anna.pk] == "away"
@@ -189,3 +192,38 @@ async def test_an_invite_arrives_live_on_the_table_socket_and_requests_on_the_lo
         assert f"#{match.pk}" in notice and 'hx-swap-oob="true"' in notice
     for sock in (table, lobby):
         await sock.close()
+
+
+def _seat_by_pairing(boris) -> None:
+    partner = make_user()
+    matchmaking.create_seek(partner, **wishes())
+    matchmaking.create_seek(boris, **wishes())
+
+
+def _seat_by_joining(boris) -> None:
+    games.join_match(waiting_table(make_user()), boris)
+
+
+def _seat_by_invite(boris) -> None:
+    host = make_user()
+    friends(host, boris)
+    match = waiting_table(host)
+    invite = services.invite(host, boris, match.pk)
+    services.answer_invite(boris, invite.pk, accept=True)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("seat", [_seat_by_pairing, _seat_by_joining, _seat_by_invite])
+@in_own_loop
+async def test_a_friend_just_seated_shows_playing_at_once_over_the_lobby_socket(seat):
+    anna, boris = await db(make_user), await db(make_user)
+    await db(friends, anna, boris)
+    lobby = Socket("/ws/lobby/", await db(session_cookie, anna))
+    assert (await lobby.open())[0]
+    await lobby.drain()
+    await db(seat, boris)  # boris opens no socket: no table page has loaded yet
+    panel = await lobby.until(
+        lambda f: f'data-friend="{boris.username}" data-presence="playing"' in f
+    )
+    assert "playing" in panel
+    await lobby.close()
