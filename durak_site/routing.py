@@ -3,6 +3,7 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import re_path
 
+from friends.routing import websocket_urlpatterns as friends_websocket_urlpatterns
 from games.routing import websocket_urlpatterns as games_websocket_urlpatterns
 from matchmaking.routing import websocket_urlpatterns as matchmaking_websocket_urlpatterns
 
@@ -22,5 +23,6 @@ class UnknownPathConsumer(AsyncWebsocketConsumer):
 websocket_urlpatterns = [
     *games_websocket_urlpatterns,
     *matchmaking_websocket_urlpatterns,
+    *friends_websocket_urlpatterns,
     re_path(r"", UnknownPathConsumer.as_asgi()),
 ]

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.utils import timezone
 
-from friends.models import Block
+from friends.models import Block, Friendship
 from games.models import Match, Seat
 
 from .test_play_now_browser import DESKTOP, PHONE, fresh_process_state, person  # noqa: F401
@@ -45,6 +46,29 @@ def test_a_friend_request_accepted_and_an_invite_arriving_live(browser, live_ser
     match = Match.objects.get(seats__user=anna_user)
     assert Seat.objects.filter(match=match, user=boris_user).exists()
     anna.wait_for_selector("#table-hand .hand-card")
+
+
+def test_an_invite_arrives_live_on_a_profile_page_and_join_seats_the_friend(
+    browser, live_server_url
+):
+    vera, vera_user = person(browser, live_server_url, "Vera", "en", DESKTOP)
+    gleb, gleb_user = person(browser, live_server_url, "Gleb", "ru", PHONE)
+    Friendship.objects.create(from_user=vera_user, to_user=gleb_user, accepted_at=timezone.now())
+    # Gleb reads a profile: a page with no socket of its own but the notice socket.
+    gleb.goto(f"{live_server_url}/u/Vera/")
+    gleb.wait_for_selector('.notice-socket[ws-connect="/ws/notices/"]', state="attached")
+    gleb.evaluate("window.sameLoad = true")  # gone if the page reloads
+    create_waiting_table(vera, "Create table")
+    vera.locator(".invite-friends").get_by_role("button", name=re.compile("Gleb")).click()
+    vera.wait_for_selector("text=Gleb is invited.")
+    notice = gleb.locator("#invite-notice .invite")
+    notice.wait_for()
+    assert "Vera приглашает вас за стол" in notice.inner_text()
+    assert gleb.evaluate("window.sameLoad === true")  # it came without a reload
+    notice.get_by_role("button", name="Сесть").click()
+    gleb.wait_for_url(vera.url)
+    assert Seat.objects.filter(match__seats__user=vera_user, user=gleb_user).exists()
+    vera.wait_for_selector("#table-hand .hand-card")
 
 
 def test_a_blocked_player_cannot_join(browser, live_server_url):

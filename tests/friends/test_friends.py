@@ -227,3 +227,45 @@ async def test_a_friend_just_seated_shows_playing_at_once_over_the_lobby_socket(
     )
     assert "playing" in panel
     await lobby.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@in_own_loop
+async def test_an_invite_arrives_live_on_the_notice_socket_of_any_other_page():
+    anna, boris = await db(make_user), await db(make_user)
+    await db(friends, anna, boris)
+    notices = Socket("/ws/notices/", await db(session_cookie, boris))
+    assert (await notices.open())[0]
+    await notices.drain()
+    match = await db(waiting_table, anna)
+    await db(services.invite, anna, boris, match.pk)
+    notice = await notices.until(lambda f: 'id="invite-notice"' in f and "invites you" in f)
+    assert f"#{match.pk}" in notice and 'hx-swap-oob="true"' in notice
+    # An open notice socket is an open page: boris is online to his friends.
+    assert await db(services.presence_of, [boris.pk]) == {boris.pk: "online"}
+    await notices.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@in_own_loop
+async def test_the_notice_socket_refuses_a_visitor_who_is_not_signed_in():
+    connected, _code = await Socket("/ws/notices/", None).open()
+    assert not connected
+
+
+def test_every_signed_in_page_opens_one_socket_and_the_lobby_and_table_their_own():
+    anna = make_user()
+    client = Client()
+    client.force_login(anna)
+    match = waiting_table(anna)
+
+    def sockets(url: str) -> list[str]:
+        page = client.get(url).content.decode()
+        return [part.split('"')[1] for part in page.split("ws-connect=")[1:]]
+
+    assert sockets(reverse("accounts:profile", args=[anna.username])) == ["/ws/notices/"]
+    assert sockets(reverse("history:leaderboard")) == ["/ws/notices/"]
+    assert sockets(reverse("games:lobby")) == ["/ws/lobby/"]
+    assert sockets(reverse("games:table", args=[match.pk])) == [f"/ws/games/{match.pk}/"]
+    client.logout()
+    assert sockets(reverse("history:leaderboard")) == []

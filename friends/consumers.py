@@ -1,0 +1,64 @@
+"""The notice socket of a signed-in page that has no socket of its own (a profile, a
+replay, the history lists, the friends page): a friend's invite arrives on it live.
+
+The lobby and table pages do not open it: their own sockets carry the invite
+(``GuardedSocket.invite_received``), so a page holds one socket, never two.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from friends.views import render_invite_notice
+from games.socket_base import CLOSE_UNAUTHENTICATED, GuardedSocket, db_call, socket_changed_for
+from games.socket_guard import CLOSE_TOO_MANY, SignedOut, signed_in_user
+
+
+def _invite_notice_html(user: Any) -> str:
+    return render_invite_notice(user, oob=True)
+
+
+class NoticeConsumer(GuardedSocket):
+    """``/ws/notices/``: the user's invite notice, pushed when a friend invites them.
+
+    It joins only the user's own groups (the invite goes to the user's group, which
+    every socket of theirs joins), never the lobby's: a page opened to read a replay
+    is not re-rendered for every table that opens.  It counts against the user's
+    socket caps, and as an open socket it shows them online to their friends.
+    """
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.user = user
+        try:  # the same sign-in check as every other handshake
+            await db_call(signed_in_user)(self.session_key(), user.pk)
+        except SignedOut as out:
+            await self.close(code=out.code)
+            return
+        if not await self.admit(user.pk, None):
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        await self.join_groups()
+        await self.accept()
+        # An invite made while the page loaded, or while the socket reconnected.
+        await self.send(text_data=await db_call(_invite_notice_html)(user))
+        self.start_heartbeat(user.pk)
+        await db_call(socket_changed_for)(user.pk)
+
+    async def disconnect(self, code: int) -> None:
+        counted = self.quota is not None  # a refused handshake changed no presence
+        await self.leave()
+        if counted:
+            await db_call(socket_changed_for)(self.user.pk)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        pass  # The page only listens; a frame renders nothing.
+
+    async def send_notice(self, message: str) -> None:
+        pass  # No message area; the close code says why.
+
+    async def show_new_language(self) -> None:
+        await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))
