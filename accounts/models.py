@@ -29,6 +29,12 @@ class User(AbstractUser):
     # How the username reads (accounts.confusables), kept so that sign-up can refuse
     # a name that looks like one already taken with one indexed lookup.
     username_skeleton = models.CharField(max_length=600, db_index=True, editable=False, default="")
+    # The player's reliability score (0-100), kept by the history app whenever a
+    # finished game changes it (history.reliability.store_reliability).  It lives on
+    # this row, not only in history, so that the table read, which already joins
+    # each seat's user, shows it by the seat names at no extra query: the games app
+    # sits below history and may not import it.
+    reliability = models.PositiveSmallIntegerField(_("reliability"), default=100, editable=False)
     # Blank until they pick one: the browser's language applies meanwhile.
     language = models.CharField(
         _("language"), max_length=8, choices=settings.LANGUAGES, blank=True, default=""

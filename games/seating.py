@@ -46,12 +46,13 @@ def short_name(name: str) -> str:
 
 
 def seat_label(seat: Seat) -> dict[str, Any]:
-    """The avatar, short name and level tag a seat shows."""
+    """The avatar, short name, level tag and (a person's) reliability a seat shows."""
     if seat.bot_level:
         return {
             "short_name": _("Bot %(number)d") % {"number": seat.number + 1},
             "initials": str(seat.number + 1),
             "level": seat.get_bot_level_display(),
+            "reliability": None,
             "hue": seat.number % AVATAR_HUES,
         }
     if seat.user_id:
@@ -62,10 +63,18 @@ def seat_label(seat: Seat) -> dict[str, Any]:
             "short_name": short_name(name),
             "initials": initials.upper(),
             "level": "",
+            # Kept on the user row by the history app: the table's one read has it.
+            "reliability": seat.user.reliability,
             # A stable colour per name: the same player looks alike at every table.
             "hue": zlib.crc32(name.encode()) % AVATAR_HUES,
         }
-    return {"short_name": _("Free seat"), "initials": "", "level": "", "hue": 0}
+    return {
+        "short_name": _("Free seat"),
+        "initials": "",
+        "level": "",
+        "reliability": None,
+        "hue": 0,
+    }
 
 
 def team_legend(seat_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

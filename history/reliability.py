@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, OuterRef
 
 from games.models import Move
@@ -50,3 +51,15 @@ def reliability_of(user_ids: Iterable[int]) -> dict[int, int]:
 
 def reliability(user: Any) -> int:
     return reliability_of([user.pk])[user.pk]
+
+
+def store_reliability(user_ids: Iterable[int]) -> None:
+    """Keep each player's current score on their user row, for the table's seats.
+
+    The live table reads its seats' users in its one statement (games/table_sql.py)
+    and the games app may not import this one, so the score it shows by each name
+    is the one stored here whenever a finished game changes it.
+    """
+    users = get_user_model().objects
+    for user_id, value in reliability_of(user_ids).items():
+        users.filter(pk=user_id).exclude(reliability=value).update(reliability=value)

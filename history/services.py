@@ -20,6 +20,7 @@ from django.utils import timezone
 from games.models import BotLevel, Deal, Match, RuleVariant, Seat
 from history import glicko2
 from history.models import PlayerGame, Rating, RatingChange, RatingClass
+from history.reliability import store_reliability
 
 # Bots are not rated; as opponents they count at a fixed strength per level.
 BOT_STRENGTH = {
@@ -140,7 +141,9 @@ def record_finished_deal(deal: Deal) -> list[PlayerGame]:
                 rating_delta=deltas.get(seat.user_id),
             )
         )
-    return PlayerGame.objects.bulk_create(rows)
+    made = PlayerGame.objects.bulk_create(rows)
+    store_reliability(row.user_id for row in rows)
+    return made
 
 
 def _rate(

@@ -105,3 +105,47 @@ def test_seeks_pair_only_players_above_each_others_minimum():
     assert fine.status == Seek.Status.SEATED
     waiting.refresh_from_db()
     assert waiting.match_id == fine.match_id
+
+
+def test_a_finished_game_keeps_each_players_score_on_their_user_row():
+    quitter, other = make_user(), make_user()
+    resigned_game(quitter, other)
+    quitter.refresh_from_db()
+    other.refresh_from_db()
+    assert (quitter.reliability, other.reliability) == (83, 100)
+    assert reliability_of([quitter.pk])[quitter.pk] == quitter.reliability
+
+
+def test_the_live_table_shows_reliability_by_each_seat_name_from_its_one_read(
+    django_assert_num_queries,
+):
+    from games.rendering import render_state, viewer_for
+    from games.table_reads import load
+
+    quitter, other = make_user(), make_user()
+    resigned_game(quitter, other)
+    match = playing_table(quitter, other)
+    table = load(match.pk)
+    viewer = viewer_for(match, other)
+    with django_assert_num_queries(0):  # the seats' scores came with the table's read
+        _version, html = render_state(match.pk, viewer, table=table)
+    seats = html[html.index('id="table-seats"') :]
+    seats = seats[: seats.index("</ul>")]
+    assert f'title="{quitter.username}"' in seats
+    assert '<span class="reliability" title="Reliability">83</span>' in seats
+
+
+def test_the_migration_stores_the_score_of_players_who_finished_games_before_it():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from accounts.models import User
+
+    quitter, other = make_user(), make_user()
+    resigned_game(quitter, other)
+    User.objects.filter(pk__in=[quitter.pk, other.pk]).update(reliability=50)
+    import_module("history.migrations.0003_stored_reliability").store_scores(apps, None)
+    assert dict(
+        User.objects.filter(pk__in=[quitter.pk, other.pk]).values_list("pk", "reliability")
+    ) == {quitter.pk: 83, other.pk: 100}
