@@ -115,16 +115,18 @@ class SocketQuota:
         self.match_id = match_id
         self.channel_name = channel_name
 
-    def _live(self, now: Any) -> Any:
+    def _live(self, now: Any) -> list[tuple[int, str, int | None]]:
+        """The user's sockets renewed in time, oldest first: (row id, channel, table)."""
         expiry = timedelta(seconds=3 * setting("GAMES_SOCKET_HEARTBEAT"))
-        return OpenSocket.objects.filter(user_id=self.user_id, renewed_at__gte=now - expiry)
+        rows = OpenSocket.objects.filter(user_id=self.user_id, renewed_at__gte=now - expiry)
+        return list(rows.order_by("pk").values_list("pk", "channel_name", "match_id"))
 
-    def _within_caps(self, others: Any) -> bool:
-        if others.count() >= setting("GAMES_SOCKETS_PER_USER"):
+    def _within_caps(self, others: list[tuple[int, str, int | None]]) -> bool:
+        """Whether one more socket fits beside ``others``, live sockets of the user."""
+        if len(others) >= setting("GAMES_SOCKETS_PER_USER"):
             return False
-        return self.match_id is None or others.filter(match_id=self.match_id).count() < setting(
-            "GAMES_SOCKETS_PER_TABLE"
-        )
+        at_this_table = sum(1 for _pk, _channel, table in others if table == self.match_id)
+        return self.match_id is None or at_this_table < setting("GAMES_SOCKETS_PER_TABLE")
 
     def admit(self) -> bool:
         """Record this socket unless the user already holds the most allowed."""
@@ -144,18 +146,21 @@ class SocketQuota:
     def renew(self) -> None:
         """On the heartbeat: renew this socket's row, or SignedOut past a cap."""
         now = timezone.now()
-        row, _created = OpenSocket.objects.update_or_create(
-            channel_name=self.channel_name,
-            defaults={"renewed_at": now},
-            create_defaults={
-                "user_id": self.user_id,
-                "match_id": self.match_id,
-                "renewed_at": now,
-            },
+        if not OpenSocket.objects.filter(channel_name=self.channel_name).update(renewed_at=now):
+            OpenSocket.objects.create(
+                channel_name=self.channel_name,
+                user_id=self.user_id,
+                match_id=self.match_id,
+                renewed_at=now,
+            )
+        live = self._live(now)
+        mine = next(
+            (i for i, (_pk, channel, _table) in enumerate(live) if channel == self.channel_name),
+            len(live),
         )
         # The sockets opened before this one keep their places; a row re-created
         # (its process was taken for dead) counts as the newest.
-        if not self._within_caps(self._live(now).filter(pk__lt=row.pk)):
+        if not self._within_caps(live[:mine]):
             raise SignedOut(
                 _("You have too many tables open; close one and reload."), CLOSE_TOO_MANY
             )
