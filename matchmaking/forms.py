@@ -68,6 +68,9 @@ class SeekForm(forms.Form):
     )
 
     def __init__(self, *args: Any, last: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        # The lobby's new-table form has fields of the same names (players, deck,
+        # reliability): this form's ids are its own, so no id is on the page twice.
+        kwargs.setdefault("auto_id", "seek_%s")
         super().__init__(*args, **kwargs)
         for name, value in (last or {}).items():
             if name in self.fields:

@@ -46,10 +46,15 @@ def _pick(choices: Mapping[str, Any], name: str, allowed: tuple[str, ...]) -> st
 
 
 def table_rules(
-    variant: RuleVariant, players: int, choices: Mapping[str, Any]
+    variant: RuleVariant,
+    players: int,
+    choices: Mapping[str, Any],
+    *,
+    bounds: HouseRuleBounds | None = None,
 ) -> tuple[Rules, int]:
-    """The engine rules and turn seconds of a new table with these house rules."""
-    bounds = bounds_of(variant)
+    """The engine rules and turn seconds of a new table with these house rules
+    (``bounds``: the variant's, when the caller has read them already)."""
+    bounds = bounds if bounds is not None else bounds_of(variant)
     name = variant.name
     try:
         rules = variant.rules_for(players)
@@ -114,6 +119,42 @@ def table_rules(
             _("A %(deck)d-card deck is not enough for %(players)d players.")
             % {"deck": deck_size, "players": players}
         ) from None
+
+
+# Each house rule's choices on the new-table form, "" (as in the variant) left out.
+HOUSE_CHOICES = {
+    "deck_size": ("24", "36", "52"),
+    "throw_in": THROW_IN,
+    "transfer": TRANSFER,
+    "first_bout_limit": FIRST_BOUT,
+    "trump_six_swap": ON_OFF,
+    "turn_seconds": tuple(str(s) for s in HOUSE_TURNS),
+}
+
+
+def _allows(variant: RuleVariant, bounds: HouseRuleBounds, name: str, value: str) -> bool:
+    try:
+        table_rules(variant, variant.min_players, {name: value}, bounds=bounds)
+    except ActionRefused:
+        return False
+    return True
+
+
+def allowed_choices() -> dict[str, dict[str, list[str]]]:
+    """For each active variant (by id), the house rule choices its bounds allow: what
+    the new-table form leaves enabled.  Each choice is probed through ``table_rules``
+    itself, so the page greys out exactly what the server refuses; the server still
+    checks every form it is sent.  Two queries, whatever the number of variants."""
+    variants = list(RuleVariant.objects.filter(is_active=True))
+    found = {b.variant_id: b for b in HouseRuleBounds.objects.filter(variant__in=variants)}
+    out = {}
+    for variant in variants:
+        bounds = found.get(variant.pk) or HouseRuleBounds(variant=variant)
+        out[str(variant.pk)] = {
+            name: [value for value in values if _allows(variant, bounds, name, value)]
+            for name, values in HOUSE_CHOICES.items()
+        }
+    return out
 
 
 def rule_tags(rules: Rules, turn_seconds: int) -> list[str]:

@@ -35,7 +35,14 @@ from history.services import rating_class_for
 from matchmaking import pairing
 from matchmaking.conf import setting
 from matchmaking.house_rules import rule_tags
-from matchmaking.models import POOL_FIELDS, TURN_SECONDS, Game, Seek, TableMinimum
+from matchmaking.models import (
+    POOL_FIELDS,
+    TURN_SECONDS,
+    Game,
+    HouseRuleBounds,
+    Seek,
+    TableMinimum,
+)
 
 
 def _tell_seeker(user_id: int) -> None:
@@ -53,30 +60,82 @@ def _throttle(user: Any) -> None:
         )
 
 
-def table_for(mode: str, deck_size: int, players: int) -> tuple[RuleVariant, Rules]:
-    """The admin's variant a seek's table is made from, and its rules with the seek's deck.
+SEEK_DECKS = (24, 36, 52)
+SEEK_PLAYERS = range(2, 7)
 
-    A variant of the game with exactly this deck is preferred; otherwise the game's
-    first variant, dealt with the chosen deck.
-    """
-    variants = RuleVariant.objects.filter(
-        is_active=True,
-        mode=mode,
-        teams="",
-        one_winner=False,
-        min_players__lte=players,
-        max_players__gte=players,
+
+def _seekable_variants() -> list[RuleVariant]:
+    """The variants a seek's table may be made from, each with its house rule bounds."""
+    return list(
+        RuleVariant.objects.filter(is_active=True, teams="", one_winner=False).select_related(
+            "house_rule_bounds"
+        )
     )
-    for variant in sorted(variants, key=lambda v: (v.deck_size != deck_size, v.ordering, v.pk)):
+
+
+def _decks_of(variant: RuleVariant) -> set[int]:
+    """The variant's own deck, and those its house rule bounds let a table deal."""
+    try:
+        allowed = variant.house_rule_bounds.decks()
+    except HouseRuleBounds.DoesNotExist:
+        allowed = set()
+    return {variant.deck_size, *allowed}
+
+
+def _table_among(
+    variants: list[RuleVariant], mode: str, deck_size: int, players: int
+) -> tuple[RuleVariant, Rules] | None:
+    fitting = [
+        v
+        for v in variants
+        if v.mode == mode
+        and v.min_players <= players <= v.max_players
+        and deck_size in _decks_of(v)
+    ]
+    for variant in sorted(fitting, key=lambda v: (v.deck_size != deck_size, v.ordering, v.pk)):
         try:
             return variant, dataclasses.replace(variant.rules_for(players), deck_size=deck_size)
         except ValueError:
             continue
+    return None
+
+
+def table_for(mode: str, deck_size: int, players: int) -> tuple[RuleVariant, Rules]:
+    """The admin's variant a seek's table is made from, and its rules with the seek's deck.
+
+    A variant of the game with exactly this deck is preferred; otherwise the game's
+    first variant whose house rule bounds allow the chosen deck, dealt with it.
+    """
+    variants = _seekable_variants()
+    found = _table_among(variants, mode, deck_size, players)
+    if found is not None:
+        return found
+    if not any(deck_size in _decks_of(v) for v in variants if v.mode == mode):
+        raise ActionRefused(
+            _("This game is not dealt with %(deck)d cards here.") % {"deck": deck_size},
+            code="rules",
+        )
     raise ActionRefused(
         _("A %(deck)d-card deck is not enough for %(players)d players.")
         % {"deck": deck_size, "players": players},
         code="rules",
     )
+
+
+def seek_choices() -> dict[str, dict[str, list[int]]]:
+    """For each game and table size, the decks a seek may ask for: what the "Play
+    now" form leaves enabled.  Probed as ``table_for`` decides, so the page greys
+    out exactly what the server refuses (and the server still decides)."""
+    variants = _seekable_variants()
+    return {
+        mode: {
+            str(players): [
+                deck for deck in SEEK_DECKS if _table_among(variants, mode, deck, players)
+            ]
+            for players in SEEK_PLAYERS
+        }
+        for mode in Game.values
+    }
 
 
 def rating_of(user: Any, players: int) -> float:

@@ -20,6 +20,7 @@ from history.reliability import reliability_of
 from matchmaking import services
 from matchmaking.conf import setting
 from matchmaking.forms import SeekForm
+from matchmaking.house_rules import allowed_choices
 
 
 def panel_context(user, form: SeekForm | None = None, error: str = "") -> dict:
@@ -41,8 +42,15 @@ def panel_context(user, form: SeekForm | None = None, error: str = "") -> dict:
 
 
 def lobby_context(user) -> dict:
-    """The lobby's pieces above the games app: the "Play now" panel and the friends panel."""
-    return {**panel_context(user), **friends.panel(user)}
+    """The lobby's pieces above the games app: the "Play now" panel, the friends panel,
+    and the choices each variant allows."""
+    return {
+        **panel_context(user),
+        **friends.panel(user),
+        # What the variants' house rule bounds allow, for the forms to grey out the rest.
+        "house_choices": allowed_choices(),
+        "seek_choices": services.seek_choices(),
+    }
 
 
 def table_extras(match, user, *, seated: bool) -> dict:

@@ -68,3 +68,88 @@
   countdown();
   setInterval(countdown, 1000);
 })();
+
+// The choices a variant's house rule bounds forbid are greyed out (disabled): the
+// new-table form's house rules follow the chosen variant, the "Play now" form's
+// table sizes and decks follow the chosen game and size.  On load and on every
+// change; the server still checks every form, this only spares a refused one.
+(function () {
+  "use strict";
+  function read(id) {
+    const el = document.getElementById(id);
+    return el ? JSON.parse(el.textContent) : null;
+  }
+  const house = read("house-choices");
+  const seek = read("seek-choices");
+
+  function boundHouseRules() {
+    const form = document.querySelector("form.create-table");
+    if (!form || !house || !form.elements.variant) return;
+    const allowed = house[form.elements.variant.value];
+    if (!allowed) return;
+    Object.keys(allowed).forEach((name) => {
+      const select = form.elements[name];
+      if (!select || !select.options) return;
+      Array.from(select.options).forEach((option) => {
+        // "As in the variant" (an empty value) is always allowed.
+        option.disabled = option.value !== "" && !allowed[name].includes(option.value);
+      });
+      const chosen = select.selectedOptions[0];
+      if (chosen && chosen.disabled) select.value = "";
+    });
+  }
+
+  function firstEnabled(items) {
+    return Array.from(items).find((item) => !item.disabled);
+  }
+
+  function boundSeek() {
+    const form = document.querySelector("#play-panel form.seek-form");
+    if (!form || !seek) return;
+    const games = form.querySelectorAll('input[name="mode"]');
+    games.forEach((radio) => {
+      const bySize = seek[radio.value] || {};
+      radio.disabled = !Object.values(bySize).some((decks) => decks.length);
+    });
+    if (form.querySelector('input[name="mode"]:checked:disabled')) {
+      const game = firstEnabled(games);
+      if (game) game.checked = true;
+    }
+    const mode = form.querySelector('input[name="mode"]:checked');
+    const bySize = mode && seek[mode.value];
+    const players = form.elements.players;
+    if (!bySize || !players || !players.options) return;
+    Array.from(players.options).forEach((option) => {
+      option.disabled = !(bySize[option.value] || []).length;
+    });
+    if (players.selectedOptions[0] && players.selectedOptions[0].disabled) {
+      const size = firstEnabled(players.options);
+      if (size) players.value = size.value;
+    }
+    const decks = bySize[players.value] || [];
+    const radios = form.querySelectorAll('input[name="deck_size"]');
+    radios.forEach((radio) => {
+      radio.disabled = !decks.includes(parseInt(radio.value, 10));
+    });
+    const checked = form.querySelector('input[name="deck_size"]:checked');
+    if (checked && checked.disabled) {
+      const deck = firstEnabled(radios);
+      if (deck) deck.checked = true;
+    }
+  }
+
+  document.addEventListener("change", (event) => {
+    const form = event.target.form;
+    if (!form) return;
+    if (form.classList.contains("create-table") && event.target.name === "variant") {
+      boundHouseRules();
+    } else if (form.classList.contains("seek-form")) {
+      boundSeek();
+    }
+  });
+  // The "Play now" panel is swapped in again (a cancelled seek, a refusal).
+  document.body.addEventListener("htmx:afterSettle", boundSeek);
+  document.body.addEventListener("htmx:oobAfterSwap", boundSeek);
+  boundHouseRules();
+  boundSeek();
+})();

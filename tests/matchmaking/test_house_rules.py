@@ -138,3 +138,81 @@ def test_tags_name_each_rule_that_differs():
         "trump six swap",
         "30 s a move",
     ]
+
+
+def lobby_data(client: Client, element_id: str) -> dict:
+    import json
+    import re
+
+    page = client.get("/").content.decode()
+    found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', page)
+    assert found is not None, f"no {element_id} on the lobby"
+    return json.loads(found.group(1))
+
+
+def test_the_lobby_names_the_choices_each_variants_bounds_allow_and_the_server_agrees():
+    classic = variant("classic", deck_52=False, may_choose_transfer=False, max_turn_seconds=45)
+    client = Client()
+    client.force_login(make_user())
+    allowed = lobby_data(client, "house-choices")[str(classic.pk)]
+    assert allowed["deck_size"] == ["24", "36"]
+    assert allowed["transfer"] == ["off"]  # classic's own rule: choosing it changes nothing
+    assert allowed["turn_seconds"] == ["15", "30", "45"]
+    assert allowed["throw_in"] == ["all", "neighbours"]
+    # What the page greys out is what the server refuses, and what it leaves is made.
+    assert post_table(client, "classic", deck_size="52").status_code == 400
+    assert post_table(client, "classic", turn_seconds="60").status_code == 400
+    assert not Match.objects.exists()
+    assert post_table(client, "classic", deck_size="24", turn_seconds="45").status_code == 302
+
+
+def test_a_variant_without_bounds_offers_only_its_own_rules_and_the_turn_time():
+    classic = RuleVariant.objects.get(slug="classic")
+    HouseRuleBounds.objects.filter(variant=classic).delete()
+    client = Client()
+    client.force_login(make_user())
+    allowed = lobby_data(client, "house-choices")[str(classic.pk)]
+    assert allowed["deck_size"] == [str(classic.deck_size)]
+    assert allowed["trump_six_swap"] == ["on" if classic.trump_six_swap else "off"]
+    assert allowed["turn_seconds"] == ["15", "30", "45", "60"]
+
+
+def test_play_now_offers_only_decks_a_variant_of_the_game_deals_and_refuses_others():
+    from matchmaking import services
+    from matchmaking.models import Seek
+
+    podkidnoy = RuleVariant.objects.filter(mode="podkidnoy")
+    podkidnoy.filter(deck_size=52).update(is_active=False)
+    for each in podkidnoy:
+        variant(each.slug, deck_52=False)
+    client = Client()
+    client.force_login(make_user())
+    choices = lobby_data(client, "seek-choices")
+    assert choices["podkidnoy"]["2"] == [24, 36]
+    assert 24 not in choices["podkidnoy"]["6"]  # six hands of six need 36 cards
+    assert 52 in choices["perevodnoy"]["2"]
+    seeker = make_user()
+    with pytest.raises(ActionRefused) as refused:
+        services.create_seek(
+            seeker,
+            mode="podkidnoy",
+            players=2,
+            deck_size=52,
+            speed="normal",
+            is_rated=True,
+            allow_bots=False,
+        )
+    assert "52" in refused.value.message
+    assert not Seek.objects.filter(user=seeker).exists()
+
+
+def test_no_id_is_on_the_lobby_twice():
+    import re
+    from collections import Counter
+
+    client = Client()
+    client.force_login(make_user())
+    page = client.get("/").content.decode()
+    ids = Counter(re.findall(r'\sid="([^"]+)"', page))
+    assert ids["seek_players"] == 1 and ids["id_players"] == 1
+    assert [name for name, count in ids.items() if count > 1] == []
