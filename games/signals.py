@@ -1,5 +1,5 @@
-"""Signals other apps hook into.  Both are sent inside the transaction that
-changes the match, so a receiver's writes commit or roll back with it."""
+"""Signals other apps hook into.  Those about a match are sent inside the transaction
+that changes it, so a receiver's writes commit or roll back with it."""
 
 from django.dispatch import Signal
 
@@ -25,3 +25,8 @@ socket_changed = Signal()
 # players, freed their seats, or started, finished or aborted their table (their
 # presence, which follows the seat, may have changed).
 seats_changed = Signal()
+
+# sender=None; no kwargs.  Sent on every tick of a web process's ticker, outside the
+# event loop's thread: the periodic work of the apps above (pairing waiting seeks).
+# A receiver that raises ends that tick; the next one runs as usual.
+ticked = Signal()

@@ -4,9 +4,10 @@ Each web process runs one ticker task on its event loop.  Under daphne it starts
 soon as the server runs (``start_with_server``); under any other ASGI server, with
 the first request or socket (``TickerMiddleware``).  Deadlines live in the database
 and are claimed under row locks, so any number of processes may tick and the ticker
-never depends on a particular socket staying open.  Waiting seeks are paired on
-each tick too: their rating windows widen and the bots' wait runs out while nobody
-makes a new seek.  Every few seconds the ticker also beats for this process and
+never depends on a particular socket staying open.  Each tick also sends
+``games.signals.ticked`` for the apps above: matchmaking pairs the waiting seeks
+then, as their rating windows widen and the bots' wait runs out while nobody makes
+a new seek.  Every few seconds the ticker also beats for this process and
 releases the sockets of processes that stopped beating (``games.presence``).
 
 Bot moves are chosen on bot workers (``manage.py bot_worker``), never here.  A
@@ -28,11 +29,10 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from games import presence, services
+from games import presence, services, signals
 from games.conf import setting
 from games.models import Match
 from games.socket_guard import forget_expired_sockets
-from matchmaking import services as matchmaking
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +92,7 @@ async def tick() -> None:
         _last_beat = time.monotonic()
         await database_sync_to_async(_beat)()
     await database_sync_to_async(services.expire_deadlines)()
-    await database_sync_to_async(matchmaking.pair_all)()
+    await database_sync_to_async(_ticked)()
     await announce_versions_ahead()
 
 
@@ -116,6 +116,10 @@ async def announce_versions_ahead() -> None:
             await layer.group_send(services.group_name(match_id), message)
         except Exception:  # The layer is away: the next tick tries again.
             logger.warning("could not announce version %s of match %s", version, match_id)
+
+
+def _ticked() -> None:
+    signals.ticked.send(sender=None)
 
 
 def _versions(match_ids: list[int]) -> list[tuple[int, int]]:

@@ -1,4 +1,5 @@
-"""The table's least reliability, checked when a player takes a seat (games' signal)."""
+"""What matchmaking does on the games app's signals: the table's least reliability,
+checked when a player takes a seat, and the pairing of waiting seeks on each tick."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.utils.translation import gettext as _
 from games import signals
 from games.services import ActionRefused
 from history.reliability import reliability
+from matchmaking.services import pair_all
 
 
 @receiver(signals.seat_wanted)
@@ -27,3 +29,9 @@ def refuse_below_minimum(sender: Any, match: Any, user: Any, **kwargs: Any) -> N
             % {"minimum": minimum, "score": score},
             code="reliability",
         )
+
+
+@receiver(signals.ticked)
+def pair_waiting_seeks(sender: Any, **kwargs: Any) -> None:
+    """On each tick of a web process's ticker: seat the waiting seeks that now pair."""
+    pair_all()

@@ -221,3 +221,24 @@ def test_players_with_a_socket_open_count_as_online():
     assert services.lobby_counts()["online"] == 2
     quota.release()
     assert services.lobby_counts()["online"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tick_of_the_ticker_seats_the_seeks_that_now_pair():
+    from asgiref.sync import async_to_sync
+
+    from games import ticker
+
+    strong, weak = make_user(), make_user()
+    Rating.objects.create(user=strong, rating_class=RatingClass.TWO_PLAYER, rating=1900)
+    Rating.objects.create(user=weak, rating_class=RatingClass.TWO_PLAYER, rating=1500)
+    first = services.create_seek(strong, **wishes())
+    second = services.create_seek(weak, **wishes())
+    assert second.status == Seek.Status.WAITING
+    age(first, 30)
+    age(second, 30)
+    async_to_sync(ticker.tick)()
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.status == second.status == Seek.Status.SEATED
+    assert first.match_id == second.match_id is not None
