@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from games.engine import Action
 from games.models import Deal, Match
+from history.move_list import MoveMark
 from history.replay import Timeline, action_in_words, moves_in_words
 
 from . import services
@@ -34,11 +35,14 @@ def _outdated(row: DealAnalysis) -> bool:
     return row.status == DealAnalysis.Status.DONE and "chances" not in (row.result or {})
 
 
-def move_marks(review: Review | None) -> dict[int, str]:
-    """The judgement of each judged move, by the replay step it leads to."""
+def move_marks(review: Review | None) -> dict[int, MoveMark]:
+    """The mark of each judged move in the move list, by the replay step it leads to."""
     if review is None:
         return {}
-    return {d.move + 1: d.judgement for d in review.judged}  # type: ignore[misc]
+    return {
+        d.move + 1: MoveMark(d.judgement, d.symbol, d.label)  # type: ignore[arg-type]
+        for d in review.judged
+    }
 
 
 def step_note(

@@ -8,17 +8,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
+from typing import NamedTuple
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from analysis.review import LABELS, SYMBOLS
 from history.replay import Move
 
 _LINK = (
     '<a href="{url}" hx-get="{url}" hx-target="#replay-step" hx-swap="outerHTML" '
     'hx-push-url="true">'
 )
+
+
+class MoveMark(NamedTuple):
+    """How a judged move shows in the list (the review decides which moves)."""
+
+    kind: str  # "inaccuracy", "mistake" or "blunder": its colour class
+    symbol: str  # "?!", "?" or "??"
+    label: str  # its words, in the viewer's language
 
 
 def step_url(base: str, deal: int, step: int, seat: int | None) -> str:
@@ -39,10 +47,9 @@ def move_list_html(
     seat: int | None,
     oob: bool = False,
     words: Sequence[str],
-    marks: dict[int, str] | None = None,
+    marks: dict[int, MoveMark] | None = None,
 ) -> SafeString:
-    """``marks[step]`` judges the move leading to ``step``: "inaccuracy", "mistake" or
-    "blunder" (a symbol and a colour class)."""
+    """``marks[step]`` judges the move leading to ``step``: a symbol and a colour class."""
     # The standard library's escape: Django's also accepts lazy strings, and that
     # wrapper costs more than the escaping itself, hundreds of times per list.
     labels = {
@@ -76,7 +83,7 @@ def move_list_html(
             classes += " ends-bout"
         mark = marks.get(move.step) if marks else None
         if mark:
-            classes += f" judged judged-{mark}"
+            classes += f" judged judged-{mark.kind}"
         parts.append(f'<li class="{classes}" data-step="{move.step}">')
         parts.append(_link(base, deal, move.step, seat))
         parts.append(
@@ -88,8 +95,7 @@ def move_list_html(
             parts.append(f' <span class="move-end">— {labels[move.bout_end]}</span>')
         if mark:
             parts.append(
-                f' <span class="judged-symbol" title="{escape(str(LABELS[mark]))}">'
-                f"{SYMBOLS[mark]}</span>"
+                f' <span class="judged-symbol" title="{escape(mark.label)}">{mark.symbol}</span>'
             )
         if move.game_over:
             parts.append(f' <span class="move-end">{labels["over"]}</span>')

@@ -1,3 +1,6 @@
+"""The history app's routes.  Its replay page is composed with the review above it,
+so durak_site/urls.py adds that route to this namespace."""
+
 from django.urls import path
 
 from history import views
@@ -6,7 +9,6 @@ app_name = "history"
 
 urlpatterns = [
     path("u/<str:username>/games/", views.my_games, name="games"),
-    path("games/<id:pk>/replay/", views.replay, name="replay"),
     path("games/<id:pk>/replay/record.json", views.record, name="record"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
 ]

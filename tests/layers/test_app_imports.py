@@ -25,8 +25,6 @@ KNOWN_UPWARD = {
     ("games/consumers.py", "analysis"),
     ("games/socket_base.py", "matchmaking"),
     ("games/views.py", "matchmaking"),
-    ("history/move_list.py", "analysis"),
-    ("history/views.py", "analysis"),
 }
 
 
