@@ -6,7 +6,9 @@ from django.urls import include, path
 from accounts.language import set_language
 from analysis import replay_page
 from durak_site.health import healthz
+from games.urls import urlpatterns as games_urlpatterns
 from history.urls import urlpatterns as history_urlpatterns
+from matchmaking import pages
 
 
 def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
@@ -17,6 +19,12 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 # A page that shows an app's things with what the apps above it add keeps its
 # place in the lower app's URL namespace, but its view lives in the higher app:
 # a lower app never imports a higher one (tests/layers).  The routes are joined here.
+games_routes = [
+    path("", pages.lobby, name="lobby"),
+    path("games/new/", pages.create_table, name="create"),
+    path("games/<id:match_id>/", pages.table, name="table"),
+    *games_urlpatterns,
+]
 history_routes = [
     path("games/<id:pk>/replay/", replay_page.replay, name="replay"),
     *history_urlpatterns,
@@ -28,7 +36,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon),
     path("", include("accounts.urls")),
-    path("", include("games.urls")),
+    path("", include((games_routes, "games"))),
     path("", include("matchmaking.urls")),
     path("", include("friends.urls")),
     path("", include((history_routes, "history"))),

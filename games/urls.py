@@ -1,3 +1,6 @@
+"""The games app's routes.  The lobby and the table page are composed with the apps
+above it, so durak_site/urls.py adds their routes to this namespace."""
+
 from django.urls import path
 
 from games import views
@@ -5,9 +8,6 @@ from games import views
 app_name = "games"
 
 urlpatterns = [
-    path("", views.lobby, name="lobby"),
-    path("games/new/", views.create_table, name="create"),
-    path("games/<id:match_id>/", views.table, name="table"),
     path("games/<id:match_id>/join/", views.join, name="join"),
     path("games/<id:match_id>/leave/", views.leave, name="leave"),
     path("games/<id:match_id>/start/", views.start, name="start"),

@@ -21,7 +21,7 @@ from games.socket_guard import (
     signed_in_user,
 )
 from games.throttle import TokenBucket
-from games.views import render_open_tables
+from matchmaking.pages import render_open_tables
 from matchmaking.views import render_friends_panel, render_panel
 
 logger = logging.getLogger(__name__)

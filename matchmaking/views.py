@@ -10,17 +10,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from friends import services as friends
-
 # The sockets render these through here (games may import matchmaking, not friends).
 from friends.views import render_friends_panel, render_invite_notice  # noqa: F401
-from games.models import Match
 from games.services import ActionRefused
-from history.reliability import reliability_of
 from matchmaking import services
 from matchmaking.conf import setting
 from matchmaking.forms import SeekForm
-from matchmaking.house_rules import allowed_choices
 
 
 def panel_context(user, form: SeekForm | None = None, error: str = "") -> dict:
@@ -39,29 +34,6 @@ def panel_context(user, form: SeekForm | None = None, error: str = "") -> dict:
         "seek_form": form or SeekForm(last=services.last_choice(user)),
         "seek_error": error,
     }
-
-
-def lobby_context(user) -> dict:
-    """The lobby's pieces above the games app: the "Play now" panel, the friends panel,
-    and the choices each variant allows."""
-    return {
-        **panel_context(user),
-        **friends.panel(user),
-        # What the variants' house rule bounds allow, for the forms to grey out the rest.
-        "house_choices": allowed_choices(),
-        "seek_choices": services.seek_choices(),
-    }
-
-
-def table_extras(match, user, *, seated: bool) -> dict:
-    """The table page's pieces above the games app: each player's reliability, and the
-    friends a seated player may invite while the table waits."""
-    players = [s.user for s in match.seats.select_related("user") if s.user_id]
-    scores = reliability_of(u.pk for u in players)
-    extras = {"reliabilities": [(u.username, scores[u.pk]) for u in players]}
-    if seated and match.status == Match.Status.WAITING:
-        extras["invitable"] = friends.panel(user)["friends"]
-    return extras
 
 
 def render_panel(user, *, oob: bool = False, **extra) -> str:

@@ -24,7 +24,6 @@ LAYERS = ["accounts", "games", "history", "friends", "matchmaking", "analysis", 
 KNOWN_UPWARD = {
     ("games/consumers.py", "analysis"),
     ("games/socket_base.py", "matchmaking"),
-    ("games/views.py", "matchmaking"),
 }
 
 
