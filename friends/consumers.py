@@ -2,7 +2,7 @@
 replay, the history lists, the friends page): a friend's invite arrives on it live.
 
 The lobby and table pages do not open it: their own sockets carry the invite
-(``GuardedSocket.invite_received``), so a page holds one socket, never two.
+(``InviteNotices``, mixed into them), so a page holds one socket, never two.
 """
 
 from __future__ import annotations
@@ -18,7 +18,17 @@ def _invite_notice_html(user: Any) -> str:
     return render_invite_notice(user, oob=True)
 
 
-class NoticeConsumer(GuardedSocket):
+class InviteNotices:
+    """Mixed into a ``games.socket_base.GuardedSocket``: a friend's invite reaches every
+    open socket of its player ("invite.received" on the user's group,
+    ``friends.services``), and the page's invite notice shows it."""
+
+    async def invite_received(self, event: dict[str, Any]) -> None:
+        """A friend invited this socket's user: the page's invite notice, whatever the page."""
+        await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))
+
+
+class NoticeConsumer(InviteNotices, GuardedSocket):
     """``/ws/notices/``: the user's invite notice, pushed when a friend invites them.
 
     It joins only the user's own groups (the invite goes to the user's group, which

@@ -23,8 +23,6 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from accounts.notices import mute_notice
-from analysis import hints
-from analysis.services import Refused as HintRefused
 from games import presence, rendering, services, table_reads, ticker
 from games.action_log import log_refused_action
 from games.conf import setting
@@ -113,23 +111,10 @@ REFUSAL_KINDS = {
 }
 
 
-def _request_hint(session_key: str | None, user_id: int, match_id: int, channel: str) -> int:
-    user = signed_in_user(session_key, user_id)
-    return hints.request_hint(match_id, user, channel).pk
-
-
-def _answered_hint_html(hint_id: int, user_id: int) -> str | None:
-    answered = hints.answered_hint(hint_id, user_id)
-    return None if answered is None else hints.render_answer(answered)
-
-
 class TableConsumer(GuardedSocket):
     """``/ws/games/<id>/``: pushes this viewer's table; receives actions, chat, sync."""
 
     viewer: rendering.Viewer | None = None
-    # The hint this socket asked for and waits for, and the task that looks for it.
-    pending_hint: int | None = None
-    hint_wait: asyncio.Task | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -174,8 +159,6 @@ class TableConsumer(GuardedSocket):
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
-        if self.hint_wait is not None:
-            self.hint_wait.cancel()
         if self.viewer is None:
             return
         ticker.unwatch_table(self.match_id)
@@ -199,14 +182,11 @@ class TableConsumer(GuardedSocket):
         except FrameRefused as refused:
             await self.refuse(refused.message, refused.kind)
             return
-        handler = {
-            "action": self.on_action,
-            "chat": self.on_chat,
-            "sync": self.on_sync,
-            "resign": self.on_resign,
-            "rematch": self.on_rematch,
-            "hint": self.on_hint,
-        }[data["type"]]
+        # ``on_<type>``: a subclass serves more types (``hint``: analysis.consumers).
+        handler = getattr(self, f"on_{data['type']}", None)
+        if handler is None:
+            await self.refuse(_("Unknown message type."), "unknown")
+            return
         try:
             await handler(data)
         except SignedOut as out:
@@ -251,43 +231,6 @@ class TableConsumer(GuardedSocket):
 
     async def on_rematch(self, data: dict[str, Any]) -> None:
         await self.call(services.start_next_deal)
-
-    async def on_hint(self, data: dict[str, Any]) -> None:
-        if self.viewer.seat is None:
-            await self.send_error(_("Spectators get no hints."))
-            return
-        # A bot worker searches; this process only queues the request (and counts it
-        # against the user's limit, shared with the page and their other sockets).
-        try:
-            self.pending_hint = await db_call(_request_hint)(
-                self.session_key(), self.user.pk, self.match_id, self.channel_name
-            )
-        except HintRefused as refused:
-            await self.refuse(str(refused), "hint")
-            return
-        if self.hint_wait is None or self.hint_wait.done():
-            self.hint_wait = asyncio.ensure_future(self.look_for_hint())
-
-    async def look_for_hint(self) -> None:
-        """Read the pending hint's answer until it comes: the embedded in-memory layer
-        cannot carry the worker's message, and with Redis this is the backstop."""
-        deadline = asyncio.get_running_loop().time() + setting("GAMES_HINT_EXPIRES_SECONDS")
-        while self.pending_hint is not None and asyncio.get_running_loop().time() < deadline:
-            await asyncio.sleep(setting("GAMES_TICK_SECONDS"))
-            if self.pending_hint is not None:
-                await self.show_hint(self.pending_hint)
-
-    async def hint_answered(self, event: dict[str, Any]) -> None:
-        """A bot worker answered a hint this socket asked for."""
-        if event.get("hint_id") == self.pending_hint:
-            await self.show_hint(self.pending_hint)
-
-    async def show_hint(self, hint_id: int) -> None:
-        html = await db_call(_answered_hint_html)(hint_id, self.user.pk)
-        if html is None or hint_id != self.pending_hint:
-            return  # not answered yet, or shown meanwhile
-        self.pending_hint = None
-        await self.send(text_data=html)
 
     async def refuse(self, message: str, kind: str) -> None:
         log_refused_action(self.match_id, self.user.pk, self.viewer.seat, kind, kind)

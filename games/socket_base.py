@@ -50,12 +50,6 @@ def _heartbeat_checks(quota: SocketQuota | None, session_key: str | None, user_i
     return signed_in_user(session_key, user_id)
 
 
-def _invite_notice_html(user: Any) -> str:
-    from matchmaking.views import render_invite_notice
-
-    return render_invite_notice(user, oob=True)
-
-
 def socket_changed_for(user_id: int) -> None:
     """Tell the apps above (friends' presence) that a socket of ``user_id`` opened or closed."""
     socket_changed.send(sender=None, user_id=user_id)
@@ -160,10 +154,6 @@ class GuardedSocket(ViewerLanguageMixin, SocketConsumer):
 
     async def send_notice(self, message: str) -> None:
         raise NotImplementedError
-
-    async def invite_received(self, event: dict[str, Any]) -> None:
-        """A friend invited this socket's user: the page's invite notice, whatever the page."""
-        await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))
 
     async def leave(self) -> None:
         if self.heartbeat is not None:

@@ -11,6 +11,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from friends.consumers import InviteNotices
+from friends.views import render_friends_panel
 from games import services
 from games.conf import setting
 from games.services.common import lobby_user_group
@@ -22,7 +24,7 @@ from games.socket_guard import (
 )
 from games.throttle import TokenBucket
 from matchmaking.pages import render_open_tables
-from matchmaking.views import render_friends_panel, render_panel
+from matchmaking.views import render_panel
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +41,7 @@ def _play_panel_html(user: Any) -> str:
     return render_panel(user, oob=True)
 
 
-class LobbyConsumer(GuardedSocket):
+class LobbyConsumer(InviteNotices, GuardedSocket):
     """``/ws/lobby/``: the open-tables list, pushed whenever a table opens or fills,
     and the user's "Play now" panel when their seek is seated.
 

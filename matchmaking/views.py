@@ -10,8 +10,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-# The sockets render these through here (games may import matchmaking, not friends).
-from friends.views import render_friends_panel, render_invite_notice  # noqa: F401
 from games.services import ActionRefused
 from matchmaking import services
 from matchmaking.conf import setting

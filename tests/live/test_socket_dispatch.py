@@ -17,6 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CONSUMER_MODULES = [
     "games/consumers.py",
     "games/socket_base.py",
+    "analysis/consumers.py",
+    "friends/consumers.py",
+    "durak_site/routing.py",
     "matchmaking/consumers.py",
     "accounts/language.py",
 ]
