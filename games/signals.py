@@ -1,5 +1,8 @@
-"""Signals other apps hook into.  Those about a match are sent inside the transaction
-that changes it, so a receiver's writes commit or roll back with it."""
+"""Signals other apps hook into: the news the games app sends upward.
+
+``deal_finished``, ``match_aborted``, ``seat_wanted`` and ``watching_refused`` are
+sent inside the transaction that changes the match, so a receiver's writes commit
+or roll back with it; the others say when each is sent."""
 
 from django.dispatch import Signal
 
