@@ -48,6 +48,7 @@ from live_latency import (  # noqa: E402
     free_port,
     make_tables,
     pct,
+    session_cookie,
     setup_django,
 )
 
@@ -72,31 +73,24 @@ class TimedSeat(Seat):
                 self.changed.set()
 
 
-def make_bot_tables(count: int, level: str) -> list[tuple[int, list[str]]]:
-    """``count`` started tables of a person (seat 0) against a bot, with the person's cookie."""
-    from django.contrib.auth import (
-        BACKEND_SESSION_KEY,
-        HASH_SESSION_KEY,
-        SESSION_KEY,
-        get_user_model,
-    )
-    from django.contrib.sessions.backends.db import SessionStore
+def make_bot_tables(count: int, level: str, variant=None) -> list[tuple[int, list[str]]]:
+    """``count`` started tables of a person (seat 0) against a bot, with the person's cookie.
+
+    They are opened as the lobby opens them (``create_match`` with the bot's level);
+    ``variant`` defaults to the classic rules.
+    """
+    from django.contrib.auth import get_user_model
 
     from games import services
     from games.models import RuleVariant
 
-    variant = RuleVariant.objects.get(slug="classic")
+    variant = variant or RuleVariant.objects.get(slug="classic")
     tag = f"{os.getpid()}x{int(time.time())}"
     tables = []
     for n in range(count):
         user = get_user_model().objects.create_user(username=f"botbench{tag}g{n}", password=None)
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
         match = services.create_match(user, variant, 2, bots=(level,))
-        tables.append((match.pk, [session.session_key]))
+        tables.append((match.pk, [session_cookie(user)]))
     return tables
 
 

@@ -87,15 +87,22 @@ def setup_django(db_path: str | None) -> None:
     django.setup()
 
 
+def session_cookie(user) -> str:
+    """A signed-in session for ``user``, as the login view makes it: its cookie value."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
 def make_tables(games: int) -> list[tuple[int, list[str]]]:
     """N started two-player tables and a session cookie per seat."""
-    from django.contrib.auth import (
-        BACKEND_SESSION_KEY,
-        HASH_SESSION_KEY,
-        SESSION_KEY,
-        get_user_model,
-    )
-    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.auth import get_user_model
 
     from games import services
     from games.models import RuleVariant
@@ -109,17 +116,9 @@ def make_tables(games: int) -> list[tuple[int, list[str]]]:
             User.objects.create_user(username=f"bench{tag}g{n}s{s}", password=None)
             for s in range(2)
         ]
-        cookies = []
-        for user in users:
-            session = SessionStore()
-            session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            session.create()
-            cookies.append(session.session_key)
         match = services.create_match(users[0], variant, 2)
         services.join_match(match, users[1])
-        tables.append((match.pk, cookies))
+        tables.append((match.pk, [session_cookie(user) for user in users]))
     return tables
 
 
@@ -139,6 +138,14 @@ def choose(frame: str, seat: int) -> str | None:
     return next((lead for _d, _c, lead, _b in hand if lead), None)
 
 
+def keep_pieces(pieces: dict[str, str], message: str) -> None:
+    """Keep the latest of each piece of the table a push carries, by its root's id."""
+    starts = list(PIECE.finditer(message))
+    for found, after in zip(starts, [*starts[1:], None], strict=True):
+        end = after.start() if after is not None else len(message)
+        pieces[found.group(2)] = message[found.start() : end]
+
+
 class Seat:
     def __init__(self, ws, seat: int) -> None:
         self.ws = ws
@@ -153,10 +160,7 @@ class Seat:
         return "".join(self.pieces.values())
 
     def keep_pieces(self, message: str) -> None:
-        starts = list(PIECE.finditer(message))
-        for found, after in zip(starts, [*starts[1:], None], strict=True):
-            end = after.start() if after is not None else len(message)
-            self.pieces[found.group(2)] = message[found.start() : end]
+        keep_pieces(self.pieces, message)
 
     async def reader(self) -> None:
         async for message in self.ws:
@@ -316,6 +320,8 @@ def queries_per_action(
 
 
 def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
     values = sorted(values)
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
