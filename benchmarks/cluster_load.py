@@ -1,20 +1,31 @@
 """Load on the two-process cluster (PostgreSQL + Redis), compared with one process on SQLite.
 
-It creates users, sessions and N two-player tables directly through the services
-(bots off), starts the daphne processes with ``durak_site.cluster``, and plays
-every table over real WebSockets (the ``websockets`` package): the two seats of a
-table sit on different processes, so every move crosses Redis. Each game is
-driven by one coroutine that keeps its own engine copy, waits a human-like think
-time, sends a random legal action from the seat that may play it, and measures
-the time until BOTH seats' sockets received a render with the new version. When
-a game ends the table's rematch starts the next one, so the load stays constant.
+It creates users, sessions and N started tables directly through the services, some
+of them (``--bot-tables``) a person against the hard bot as the lobby opens them,
+starts the daphne processes and the bot workers with ``durak_site.cluster``, and
+plays every table over real WebSockets (the ``websockets`` package; the players are
+in ``benchmarks/ws_load.py``). The two seats of a two-human table sit on different
+processes, so every move crosses Redis; the bots' moves come from the bot workers.
+Players think 3-9 s a move; the bots wait a fixed ``--bot-delay``.
 
-Afterwards it checks the database: every acknowledged action is a ``Move``
-exactly once, in order, and each match's seqs run 1..N without a gap.
+It reports the two-human tables' action-to-update latency (until both seats saw the
+new version) and actions/s; at the bot tables, the person's own action-to-update
+and the bot's answer time (the person saw the bot's turn begin, then its move) less
+the bot's delay; and the CPU of the daphne processes and of the bot workers.
+
+Afterwards it checks the database: every acknowledged action of a player is a
+``Move`` exactly once, in order; each match's seqs run 1..N without a gap or a
+repeat; no bot move is doubled (two bot moves in a row closer than the bot's delay
+were played for one turn); and no move came from a timer or a forfeit.
 
     .venv/bin/python benchmarks/cluster_load.py                      # both runs
-    .venv/bin/python benchmarks/cluster_load.py --mode cluster --games 500 --duration 60
-    .venv/bin/python benchmarks/cluster_load.py --mode single --games 100
+    .venv/bin/python benchmarks/cluster_load.py --mode cluster --games 30 --bot-tables 10 --duration 20
+    .venv/bin/python benchmarks/cluster_load.py --mode single --games 100 --bot-tables 0
+
+The cluster of issue 25 (two web processes, two bot workers, 300 tables, a third of
+them against the hard bot), for a quiet machine:
+
+    .venv/bin/python benchmarks/cluster_load.py --mode cluster --games 300 --bot-tables 100 --bot-workers 2 --duration 60 --redis redis://127.0.0.1:6379/2
 
 The cluster run uses a fresh PostgreSQL database on ``--pg`` (``--database``,
 default ``durak_bench_<pid>``, so two runs at once never share one; dropped after
@@ -23,9 +34,8 @@ prefix; the single run uses a fresh SQLite file and the in-memory layer.
 
 The load client tunes its own garbage collector: a full collection of its thousand
 sockets would otherwise stall it, and that pause would be counted as the server's
-latency.
-``--trace FILE`` writes each action's start and latency, to see when slow ones
-happen.
+latency. ``--trace FILE`` writes each two-human action's start and latency, to see
+when slow ones happen.
 """
 
 from __future__ import annotations
@@ -36,30 +46,25 @@ import gc
 import json
 import os
 import platform
-import random
-import re
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-VERSION = re.compile(r'id="table-version"[^>]*data-version="(\d+)"')
-ERROR = 'id="table-error"'
-TIMEOUT = 15.0
-
+from bots_at_the_table import make_bot_tables  # noqa: E402
+from live_latency import cpu_seconds, pct, session_cookie  # noqa: E402
+from ws_load import Stats, progress, run_load  # noqa: E402
 
 # ----------------------------------------------------------------- setup
-
-
-def progress(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
 def prepare_environment(args: argparse.Namespace, workdir: Path) -> dict[str, str]:
@@ -68,7 +73,9 @@ def prepare_environment(args: argparse.Namespace, workdir: Path) -> dict[str, st
     env.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
     env.update(
         LOG_LEVEL="WARNING",
-        GAMES_BOT_DELAY="0,0",
+        # A fixed delay: the bot's answer time less it is what the search and the
+        # workers' queue add.
+        GAMES_BOT_DELAY=f"{args.bot_delay},{args.bot_delay}",
         PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
     )
     if not args.debug:
@@ -95,26 +102,28 @@ def prepare_environment(args: argparse.Namespace, workdir: Path) -> dict[str, st
     return env
 
 
-def migrate_and_seed(env: dict[str, str], games: int) -> list[dict]:
-    """Migrate, then create 2 users, their sessions and one started table per game."""
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
+def bot_table_count(args: argparse.Namespace, games: int) -> int:
+    """``--bot-tables``: a count, or below 1 the share of the tables."""
+    share = args.bot_tables
+    return min(games, round(games * share) if share < 1 else int(share))
+
+
+def migrate_and_seed(env: dict[str, str], games: int, bots: int, level: str) -> list[dict]:
+    """Migrate, then create the users, their sessions and ``games`` started tables, the
+    last ``bots`` of them a person against a bot."""
+    for command in ("migrate", "collectstatic"):  # Production settings serve hashed files.
+        subprocess.run(
+            [sys.executable, "manage.py", command, "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
     os.environ.update(env)
     import django
 
     django.setup()
     from django.conf import settings
-    from django.contrib.auth import (
-        BACKEND_SESSION_KEY,
-        HASH_SESSION_KEY,
-        SESSION_KEY,
-        get_user_model,
-    )
-    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.auth import get_user_model
 
     from games import services
     from games.models import Match, RuleVariant
@@ -136,26 +145,14 @@ def migrate_and_seed(env: dict[str, str], games: int) -> list[dict]:
 
         try:
             users = [User.objects.create(username=f"b{stamp}{number}x{seat}") for seat in range(2)]
-            cookies = []
-            for user in users:
-                session = SessionStore()
-                session[SESSION_KEY] = str(user.pk)
-                session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-                session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-                session.create()
-                cookies.append(session.session_key)
             match = services.create_match(users[0], variant, 2)
             services.join_match(match, users[1])
             match = Match.objects.get(pk=match.pk)
             made[0] += 1
             if made[0] % 100 == 0:
                 progress(f"{made[0]} tables created")
-            return {
-                "id": match.pk,
-                "cookies": cookies,
-                "state": match.state,
-                "version": match.version,
-            }
+            cookies = [session_cookie(user) for user in users]
+            return {"id": match.pk, "cookies": cookies, "bot": False}
         finally:
             connection.close()
 
@@ -163,292 +160,72 @@ def migrate_and_seed(env: dict[str, str], games: int) -> list[dict]:
 
     # Creating tables waits on the database as much as on Python: a few threads help.
     with ThreadPoolExecutor(max_workers=4) as pool:
-        tables = list(pool.map(make_table, range(games)))
+        tables = list(pool.map(make_table, range(games - bots)))
+    tables += [
+        {"id": match_id, "cookies": cookies, "bot": True}
+        for match_id, cookies in make_bot_tables(bots, level, variant)
+    ]
+    matches = Match.objects.in_bulk([table["id"] for table in tables])
+    for table in tables:
+        table.update(state=matches[table["id"]].state, version=matches[table["id"]].version)
     from django.db import connections
 
     connections.close_all()
     return tables
 
 
-# ----------------------------------------------------------------- driving
+# ----------------------------------------------------------------- checks
 
 
-@dataclass
-class Stats:
-    latencies: list[float] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    acknowledged: dict[int, list[str]] = field(default_factory=dict)
-    # Sent but never seen back (the run timed out on it): it may or may not be stored.
-    in_flight: dict[int, str] = field(default_factory=dict)
-    rematches: int = 0
-    connect_retries: int = 0
-    socket_drops: int = 0
-    # (seconds since play started, latency) per acknowledged action, for --trace.
-    timeline: list[tuple[float, float]] = field(default_factory=list)
-    # How late this client's own event loop woke up for a 10 ms timer.
-    loop_lags: list[float] = field(default_factory=list)
-    frame_bytes: int = 0
-    frames: int = 0
-    started: float = 0.0
-    started_wall: float = 0.0
+def check_database(stats: Stats, tables: list[dict], bot_delay: float) -> dict[str, int]:
+    from django.db import close_old_connections
 
-
-class Seat:
-    def __init__(self, url: str, match_id: int, cookie: str) -> None:
-        self.url = url
-        self.match_id = match_id
-        self.cookie = cookie
-        self.version = -1
-        self.conn = None
-        self.waiters: list[tuple[int, asyncio.Future]] = []
-        self.reader: asyncio.Task | None = None
-        self.errors: list[str] = []
-        self.received_bytes = 0
-        self.received_frames = 0
-
-    async def open(self) -> int:
-        """Connect, retrying like the page's ws extension does; returns the retries needed."""
-        from websockets.asyncio.client import connect
-
-        host = self.url.split("://", 1)[1]
-        for attempt in range(8):
-            try:
-                self.conn = await connect(
-                    f"ws://{host}/ws/games/{self.match_id}/",
-                    origin=self.url,
-                    additional_headers={"Cookie": f"sessionid={self.cookie}"},
-                    compression=None,
-                    open_timeout=60,
-                    ping_interval=None,
-                    max_size=2**22,
-                )
-                break
-            except (OSError, TimeoutError, Exception) as error:
-                # daphne drops a socket the application did not accept within 5 s.
-                if attempt == 7:
-                    raise RuntimeError(f"could not connect to {self.url}: {error!r}") from error
-                await asyncio.sleep(0.5 * 2**attempt)
-        self.reader = asyncio.ensure_future(self._read())
-        return attempt
-
-    async def _read(self) -> None:
-        try:
-            async for frame in self.conn:
-                if isinstance(frame, bytes):
-                    frame = frame.decode()
-                self.received_bytes += len(frame)
-                self.received_frames += 1
-                if ERROR in frame:
-                    self.errors.append(re.sub(r"<[^>]+>", "", frame)[:200])
-                found = VERSION.search(frame)
-                if found:
-                    self.version = max(self.version, int(found.group(1)))
-                    ready = [w for w in self.waiters if w[0] <= self.version]
-                    for item in ready:
-                        self.waiters.remove(item)
-                        if not item[1].done():
-                            item[1].set_result(time.perf_counter())
-        except Exception as error:  # A dropped socket is an error of the run.
-            self.errors.append(f"socket closed: {error!r}")
-        finally:
-            # Whoever waits on this socket learns at once that it is gone.
-            for _, future in self.waiters:
-                if not future.done():
-                    future.set_exception(ConnectionError("socket closed"))
-            self.waiters.clear()
-
-    @property
-    def alive(self) -> bool:
-        return self.reader is not None and not self.reader.done()
-
-    def wait_version(self, version: int) -> asyncio.Future:
-        future = asyncio.get_running_loop().create_future()
-        if self.version >= version:
-            future.set_result(time.perf_counter())
-        else:
-            self.waiters.append((version, future))
-        return future
-
-    async def send(self, data: dict) -> None:
-        await self.conn.send(json.dumps(data))
-
-    async def close(self) -> None:
-        if self.conn is not None:
-            await self.conn.close()
-        if self.reader is not None:
-            await asyncio.gather(self.reader, return_exceptions=True)
-
-
-def pick(game, rng: random.Random):
-    legal = game.legal_actions()
-    # People rarely take when they can beat: keep games of a realistic length.
-    weights = [0.2 if a.kind == "take" else 1.0 for a in legal]
-    return rng.choices(legal, weights)[0]
-
-
-async def load_state(match_id: int) -> tuple[dict, int]:
-    from games.models import Match
-
-    def fetch():
-        from django.db import close_old_connections
-
-        close_old_connections()
-        match = Match.objects.get(pk=match_id)
-        return match.state, match.version
-
-    return await asyncio.to_thread(fetch)
-
-
-async def stored_player_moves(match_id: int) -> list[str]:
     from games.models import Move
 
-    def fetch():
-        from django.db import close_old_connections
-
-        close_old_connections()
-        return list(
-            Move.objects.filter(match_id=match_id, source="player")
+    close_old_connections()
+    found = dict.fromkeys(CHECKS, 0)
+    for table in tables:
+        kind = "bot_table_" if table["bot"] else ""
+        moves = list(
+            Move.objects.filter(match_id=table["id"])
             .order_by("seq")
-            .values_list("action", flat=True)
+            .values_list("seq", "action", "source", "created_at")
         )
-
-    return await asyncio.to_thread(fetch)
-
-
-async def recover(table: dict, seats: list, stats: Stats, pending: str | None):
-    """A socket was dropped: reconnect it (as the page does) and take the table from the DB.
-
-    The pending action counts as acknowledged only if the database holds it as the
-    next move; the database check afterwards still compares everything.
-    """
-    from games.engine import Game
-
-    stats.socket_drops += sum(1 for seat in seats if not seat.alive)
-    for seat in seats:
-        if not seat.alive:
-            await seat.open()
-    acknowledged = stats.acknowledged[table["id"]]
-    if pending is not None:
-        stored = await stored_player_moves(table["id"])
-        if stored == [*acknowledged, pending]:
-            acknowledged.append(pending)
-    state, version = await load_state(table["id"])
-    return Game.from_snapshot(state), version
-
-
-async def drive(table: dict, seats: list[Seat], stats: Stats, stop_at: float, args) -> None:
-    from games.engine import Game
-
-    rng = random.Random(table["id"])
-    game = Game.from_snapshot(table["state"])
-    version = table["version"]
-    acknowledged = stats.acknowledged.setdefault(table["id"], [])
-    # Spread the first moves so the load does not come in one wave.
-    await asyncio.sleep(rng.uniform(0, args.think[1]))
-    while time.perf_counter() < stop_at:
-        if game.is_over:
-            waits = [seat.wait_version(version + 1) for seat in seats]
-            await seats[0].send({"type": "rematch"})
-            try:
-                await asyncio.wait_for(asyncio.gather(*waits), TIMEOUT)
-            except TimeoutError:
-                stats.errors.append(f"match {table['id']}: no rematch")
-                return
-            state, version = await load_state(table["id"])
-            game = Game.from_snapshot(state)
-            stats.rematches += 1
-            continue
-        if not all(seat.alive for seat in seats):
-            game, version = await recover(table, seats, stats, None)
-            continue
-        if any(seat.version > version for seat in seats):
-            stats.errors.append(f"match {table['id']}: moved on without its players at v{version}")
-            game, version = await recover(table, seats, stats, None)
-            continue
-        action = pick(game, rng)
-        waits = [seat.wait_version(version + 1) for seat in seats]
-        sent = time.perf_counter()
-        try:
-            await seats[action.seat].send(
-                {"type": "action", "action": str(action), "version": version}
-            )
-            seen = await asyncio.wait_for(asyncio.gather(*waits), TIMEOUT)
-        except TimeoutError:
-            stats.errors.append(f"match {table['id']}: no update for {action} at v{version}")
-            stats.in_flight[table["id"]] = str(action)
-            return
-        except Exception as error:
-            stats.errors.append(f"match {table['id']}: {error!r} during {action}")
-            for waiter in waits:
-                waiter.cancel()
-            game, version = await recover(table, seats, stats, str(action))
-            continue
-        stats.latencies.append(max(seen) - sent)
-        stats.timeline.append((sent - stats.started, max(seen) - sent))
-        acknowledged.append(str(action))
-        game.apply(action)
-        version += 1
-        await asyncio.sleep(rng.uniform(*args.think))
+        seqs = [seq for seq, *_ in moves]
+        found["seq_doubled"] += len(seqs) - len(set(seqs))
+        found[kind + "gapped_matches"] += seqs != list(range(1, len(seqs) + 1))
+        allowed = ("player", "bot") if table["bot"] else ("player",)
+        found[kind + "other_moves"] += sum(1 for *_, source, _ in moves if source not in allowed)
+        stored = [action for _, action, source, _ in moves if source == "player"]
+        sent = stats.acknowledged.get(table["id"], [])
+        # Order-preserving comparison: what was acknowledged must be stored once, in order.
+        if stored[: len(sent)] != sent:
+            found[kind + "lost"] += max(1, len([a for a in sent if a not in stored]))
+        extra = stored[len(sent) :]
+        # The one action a timed-out game left in flight may have landed; more may not.
+        if extra and extra != [stats.in_flight.get(table["id"])]:
+            found[kind + "duplicated"] += len(extra)
+        bot_moves = [(seq, at) for seq, _, source, at in moves if source == "bot"]
+        found["bot_moves"] += len(bot_moves)
+        # A bot's move is due its delay after the move before it: two bot moves in a row
+        # sooner than that were both played for one turn.
+        found["bot_doubled"] += sum(
+            1
+            for (seq, at), (next_seq, next_at) in pairwise(bot_moves)
+            if next_seq == seq + 1 and (next_at - at).total_seconds() < bot_delay / 2
+        )
+    return found
 
 
-async def run_load(tables: list[dict], urls: list[str], args) -> tuple[Stats, float, float]:
-    stats = Stats()
-    seats_of: dict[int, list[Seat]] = {}
-    limit = asyncio.Semaphore(args.connect_concurrency)
-
-    retries = 0
-
-    async def open_seat(seat: Seat) -> None:
-        nonlocal retries
-        async with limit:
-            retries += await seat.open()
-
-    for index, table in enumerate(tables):
-        # The two players of a table are on different processes whenever there are two.
-        seats_of[table["id"]] = [
-            Seat(urls[(index + seat) % len(urls)], table["id"], table["cookies"][seat])
-            for seat in range(2)
-        ]
-    connect_started = time.perf_counter()
-    await asyncio.gather(*(open_seat(s) for seats in seats_of.values() for s in seats))
-    connect_seconds = time.perf_counter() - connect_started
-    stats.connect_retries = retries
-    progress(
-        f"{2 * len(tables)} sockets open in {connect_seconds:.1f} s ({retries} retries); playing"
-    )
-    for seats, table in zip(seats_of.values(), tables, strict=True):
-        await asyncio.gather(*(s.wait_version(table["version"]) for s in seats))
-    # Every connect pushes a presence update to the table: let that backlog drain first.
-    await asyncio.sleep(args.settle)
-    started = stats.started = time.perf_counter()
-    stats.started_wall = time.time()
-    stop_at = started + args.duration
-    lag_watch = asyncio.ensure_future(watch_loop_lag(stats, stop_at))
-    outcomes = await asyncio.gather(
-        *(drive(t, seats_of[t["id"]], stats, stop_at, args) for t in tables),
-        return_exceptions=True,
-    )
-    await lag_watch
-    stats.errors.extend(f"driver: {o!r}" for o in outcomes if isinstance(o, BaseException))
-    elapsed = time.perf_counter() - started
-    for seats in seats_of.values():
-        for seat in seats:
-            stats.errors.extend(f"match {seat.match_id}: {e}" for e in seat.errors)
-            stats.frame_bytes += seat.received_bytes
-            stats.frames += seat.received_frames
-    await asyncio.gather(*(s.close() for seats in seats_of.values() for s in seats))
-    return stats, elapsed, connect_seconds
+CHECKS = (
+    *("lost", "duplicated", "gapped_matches", "other_moves"),
+    *("bot_table_lost", "bot_table_duplicated", "bot_table_gapped_matches"),
+    *("bot_table_other_moves", "bot_moves", "bot_doubled", "seq_doubled"),
+)
+FAILURES = [name for name in CHECKS if name != "bot_moves"]
 
 
-async def watch_loop_lag(stats: Stats, stop_at: float) -> None:
-    """Sample this client's own scheduling delay, which would otherwise pass for latency."""
-    while time.perf_counter() < stop_at:
-        before = time.perf_counter()
-        await asyncio.sleep(0.01)
-        stats.loop_lags.append(time.perf_counter() - before - 0.01)
-
-
-# ----------------------------------------------------------------- checks
+# ----------------------------------------------------------------- report
 
 
 def drop_database(args: argparse.Namespace) -> None:
@@ -458,43 +235,6 @@ def drop_database(args: argparse.Namespace) -> None:
     connections.close_all()
     with psycopg.connect(f"{args.pg.rstrip('/')}/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
-
-
-def check_database(stats: Stats) -> dict[str, int]:
-    from django.db import close_old_connections
-
-    from games.models import Move
-
-    close_old_connections()
-    lost = duplicated = gaps = unexpected = 0
-    for match_id, sent in stats.acknowledged.items():
-        moves = list(
-            Move.objects.filter(match_id=match_id)
-            .order_by("seq")
-            .values_list("seq", "action", "source")
-        )
-        seqs = [seq for seq, _, _ in moves]
-        if seqs != list(range(1, len(seqs) + 1)):
-            gaps += 1
-        stored = [action for _, action, source in moves if source == "player"]
-        unexpected += sum(1 for _, _, source in moves if source != "player")
-        # Order-preserving comparison: what was acknowledged must be stored once, in order.
-        if stored[: len(sent)] != sent:
-            missing = len([a for a in sent if a not in stored])
-            lost += max(1, missing)
-        extra = stored[len(sent) :]
-        # The one action a timed-out game left in flight may have landed; more may not.
-        if extra and extra != [stats.in_flight.get(match_id)]:
-            duplicated += len(extra)
-    return {
-        "lost": lost,
-        "duplicated": duplicated,
-        "gapped_matches": gaps,
-        "non_player_moves": unexpected,
-    }
-
-
-# ----------------------------------------------------------------- report
 
 
 def machine() -> str:
@@ -526,11 +266,11 @@ def peak_rss_mb_of(pid: int) -> float:
     return float("nan")
 
 
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+def figures(prefix: str, seconds: list[float], less: float = 0.0) -> dict:
+    """p50/p90/p99/max in ms of ``seconds`` less ``less`` s, under keys named ``prefix``."""
+    ms = [(x - less) * 1000 for x in seconds]
+    found = {f"{prefix}p{q}_ms": round(pct(ms, q), 1) for q in (50, 90, 99)}
+    return {**found, f"{prefix}max_ms": round(max(ms), 1) if ms else None}
 
 
 def run_one(args) -> dict:
@@ -539,47 +279,75 @@ def run_one(args) -> dict:
     workdir = Path(tempfile.mkdtemp(prefix="durak-cluster-bench-"))
     env = prepare_environment(args, workdir)
     t0 = time.perf_counter()
-    tables = migrate_and_seed(env, args.games)
+    bots = bot_table_count(args, args.games)
+    tables = migrate_and_seed(env, args.games, bots, args.bot_level)
     seed_seconds = time.perf_counter() - t0
     processes = 2 if args.mode == "cluster" else 1
-    cluster = Cluster([free_port() for _ in range(processes)], env=env, log_dir=workdir)
-    progress(f"{len(tables)} tables ready in {seed_seconds:.0f} s; starting {processes} daphne")
+    ports = (args.ports or [free_port() for _ in range(processes)])[:processes]
+    cluster = Cluster(ports, env=env, log_dir=workdir, bot_workers=args.bot_workers)
+    progress(
+        f"{len(tables)} tables ready in {seed_seconds:.0f} s; starting {processes} daphne "
+        f"and {args.bot_workers} bot workers (logs in {workdir})"
+    )
     cluster.start(timeout=120)
+    pids = {
+        "daphne": [node.process.pid for node in cluster.nodes],
+        "bot workers": [worker.process.pid for worker in cluster.bot_workers],
+    }
+
+    def cpu_now() -> dict[str, float]:
+        alive = {
+            name: [p for p in group if Path(f"/proc/{p}").exists()] for name, group in pids.items()
+        }
+        return {name: sum(map(cpu_seconds, group)) for name, group in alive.items()}
+
     # What is loaded now lives as long as the client; young collections come rarely.
     gc.freeze()
     gc.set_threshold(50_000, 200, 100)
     try:
-        stats, elapsed, connect_seconds = asyncio.run(run_load(tables, cluster.urls, args))
+        stats, elapsed, connect_seconds = asyncio.run(run_load(tables, cluster.urls, args, cpu_now))
         peak_rss_mb = [peak_rss_mb_of(node.process.pid) for node in cluster.nodes]
     finally:
         cluster.stop()
     progress("checking the database")
-    checks = check_database(stats)
+    checks = check_database(stats, tables, args.bot_delay)
     if args.mode == "cluster" and not args.keep_database:
         drop_database(args)
-    latencies_ms = [x * 1000 for x in stats.latencies]
+    pushed = len(stats.latencies) + len(stats.person_latencies) + len(stats.bot_answers)
     result = {
         "mode": args.mode,
         "backend": "2 daphne, PostgreSQL + Redis"
         if args.mode == "cluster"
         else "1 daphne, SQLite + in-memory layer",
         "games": args.games,
+        "bot_tables": bots,
+        "bot_level": args.bot_level,
+        "bot_workers": args.bot_workers,
+        "bot_delay_s": args.bot_delay,
         "think_s": list(args.think),
         "duration_s": round(elapsed, 1),
-        "actions": len(latencies_ms),
-        "actions_per_s": round(len(latencies_ms) / elapsed, 1) if elapsed else 0,
-        "p50_ms": round(percentile(latencies_ms, 50), 1),
-        "p90_ms": round(percentile(latencies_ms, 90), 1),
-        "p99_ms": round(percentile(latencies_ms, 99), 1),
-        "max_ms": round(max(latencies_ms), 1) if latencies_ms else None,
-        "mean_ms": round(statistics.fmean(latencies_ms), 1) if latencies_ms else None,
+        "actions": len(stats.latencies),
+        "actions_per_s": round(len(stats.latencies) / elapsed, 1) if elapsed else 0,
+        **figures("", stats.latencies),
+        "mean_ms": round(1000 * statistics.fmean(stats.latencies), 1) if stats.latencies else None,
+        "person_actions": len(stats.person_latencies),
+        **figures("person_", stats.person_latencies),
+        "bot_answers": len(stats.bot_answers),
+        **figures("bot_over_delay_", stats.bot_answers, args.bot_delay),
+        "refused": len(stats.refused),
+        "cpu_s": {name: round(seconds, 1) for name, seconds in stats.cpu.items()},
+        "cpu_ms_per_push": round(1000 * stats.cpu["daphne"] / pushed, 2) if pushed else None,
+        "cpu_ms_per_bot_move": round(1000 * stats.cpu["bot workers"] / checks["bot_moves"], 1)
+        if checks["bot_moves"]
+        else None,
         "errors": len(stats.errors),
         "rematches": stats.rematches,
+        "sockets": sum(len(table["cookies"]) for table in tables),
         "connect_s": round(connect_seconds, 1),
         "connect_retries": stats.connect_retries,
         "socket_drops": stats.socket_drops,
         "seed_s": round(seed_seconds, 1),
-        "client_lag_p99_ms": round(1000 * percentile(stats.loop_lags, 99), 1),
+        "client_lag_p99_ms": round(1000 * pct(stats.loop_lags, 99), 1),
         "client_lag_max_ms": round(1000 * max(stats.loop_lags, default=0), 1),
         "server_peak_rss_mb": peak_rss_mb,
         "mean_frame_bytes": round(stats.frame_bytes / stats.frames) if stats.frames else 0,
@@ -592,31 +360,61 @@ def run_one(args) -> dict:
                 trace.write(f"{at:.3f} {1000 * latency:.1f}\n")
     for error in stats.errors[:10]:
         print(f"  error: {error}", file=sys.stderr)
+    for refusal in stats.refused[:3]:
+        print(f"  refused: {refusal}", file=sys.stderr)
     return result
 
 
-def print_result(result: dict) -> None:
-    print(
-        f"{result['backend']}: {result['games']} games, {result['actions']} actions in "
-        f"{result['duration_s']} s = {result['actions_per_s']} actions/s; latency "
-        f"p50 {result['p50_ms']} ms, p90 {result['p90_ms']} ms, p99 {result['p99_ms']} ms, "
-        f"max {result['max_ms']} ms; errors {result['errors']}; lost {result['lost']}, "
-        f"duplicated {result['duplicated']}, gapped matches {result['gapped_matches']}, "
-        f"non-player moves {result['non_player_moves']}; rematches {result['rematches']}; "
-        f"{2 * result['games']} sockets connected in {result['connect_s']} s "
-        f"({result['connect_retries']} connect retries); "
-        f"sockets dropped by the server {result['socket_drops']}; "
-        f"load client's own loop lag p99 {result['client_lag_p99_ms']} ms, "
-        f"max {result['client_lag_max_ms']} ms; mean frame {result['mean_frame_bytes']} bytes; "
-        f"server peak RSS {' + '.join(str(mb) for mb in result['server_peak_rss_mb'])} MB",
-        flush=True,
-    )
+def print_result(r: dict) -> None:
+    def spread(prefix: str) -> str:
+        return ", ".join(f"{q} {r[f'{prefix}{q}_ms']} ms" for q in ("p50", "p90", "p99", "max"))
+
+    cpu = r["cpu_s"]
+    seconds = r["duration_s"] or float("nan")
+    lines = [
+        f"{r['backend']}, {r['bot_workers']} bot workers: {r['games']} tables "
+        f"({r['games'] - r['bot_tables']} two-human, {r['bot_tables']} a person against "
+        f"the {r['bot_level']} bot), think {r['think_s'][0]:g}-{r['think_s'][1]:g} s, "
+        f"bot delay {r['bot_delay_s']:g} s, {seconds} s of play",
+        f"two-human tables: {r['actions']} actions = {r['actions_per_s']} actions/s; "
+        f"action-to-update {spread('')}",
+        f"bot tables, the person: {r['person_actions']} actions; own action-to-update "
+        f"{spread('person_')}; refused because the bot moved first: {r['refused']}",
+        f"bot tables, the bot: {r['bot_answers']} answers; answer time less its delay "
+        f"{spread('bot_over_delay_')}",
+        f"CPU during play: daphne {cpu['daphne']} s ({cpu['daphne'] / seconds:.2f} cores, "
+        f"{r['cpu_ms_per_push']} ms per action pushed), bot workers {cpu['bot workers']} s "
+        f"({cpu['bot workers'] / seconds:.2f} cores, {r['cpu_ms_per_bot_move']} ms per bot move)",
+        f"two-human tables: moves lost: {r['lost']}, doubled: {r['duplicated']}; "
+        f"matches with a gap: {r['gapped_matches']}; moves by a timer or a bot: "
+        f"{r['other_moves']}",
+        f"bot tables: person's moves lost: {r['bot_table_lost']}, doubled: "
+        f"{r['bot_table_duplicated']}; bot moves: {r['bot_moves']}, doubled: "
+        f"{r['bot_doubled']}; matches with a gap: {r['bot_table_gapped_matches']}; "
+        f"moves by a timer: {r['bot_table_other_moves']}",
+        f"moves sharing a (match, seq): {r['seq_doubled']}",
+        f"errors {r['errors']}; rematches {r['rematches']}; {r['sockets']} sockets connected "
+        f"in {r['connect_s']} s ({r['connect_retries']} retries), dropped by the server "
+        f"{r['socket_drops']}; load client's loop lag p99 {r['client_lag_p99_ms']} ms, max "
+        f"{r['client_lag_max_ms']} ms; mean frame {r['mean_frame_bytes']} bytes; daphne "
+        f"peak RSS {' + '.join(str(mb) for mb in r['server_peak_rss_mb'])} MB",
+    ]
+    print("\n".join(lines), flush=True)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mode", choices=["both", "cluster", "single"], default="both")
-    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--games", type=int, default=500, help="tables, bot tables included")
+    parser.add_argument(
+        "--bot-tables",
+        type=float,
+        default=0.33,
+        help="tables of a person against a bot: a count, or below 1 a share of --games",
+    )
+    parser.add_argument("--bot-level", default="hard")
+    parser.add_argument("--bot-workers", type=int, default=2, help="bot worker processes")
+    parser.add_argument("--bot-delay", type=float, default=1.0, help="the bots' fixed delay, s")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play measured")
     parser.add_argument(
         "--think",
@@ -629,6 +427,12 @@ def main() -> int:
     parser.add_argument("--database", default=None, help="default: durak_bench_<pid>")
     parser.add_argument("--keep-database", action="store_true")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    parser.add_argument(
+        "--ports",
+        type=lambda s: [int(port) for port in s.split(",")],
+        default=None,
+        help="the daphne processes' ports, e.g. 8500,8501 (default: free ones)",
+    )
     parser.add_argument("--connect-concurrency", type=int, default=10)
     parser.add_argument(
         "--settle", type=float, default=15.0, help="seconds between connecting and playing"
@@ -643,6 +447,8 @@ def main() -> int:
         help="serve with DJANGO_DEBUG=1 instead of production settings",
     )
     args = parser.parse_args()
+    # Stopped from outside (a timeout, a kill), it still stops the processes it started.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     args.database = args.database or f"durak_bench_{os.getpid()}"
 
     if args.mode != "both":
@@ -650,45 +456,23 @@ def main() -> int:
         print(json.dumps(result) if args.json else "", flush=True)
         if not args.json:
             print_result(result)
-        return 0 if result["errors"] == 0 and result["lost"] == result["duplicated"] == 0 else 1
+        return 0 if result["errors"] == 0 and not any(result[k] for k in FAILURES) else 1
 
     print(f"machine: {machine()}")
     print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}", flush=True)
     status = 0
     for mode in ("cluster", "single"):
         games = args.games if mode == "cluster" or args.single_games is None else args.single_games
-        command = [
-            sys.executable,
-            __file__,
-            "--mode",
-            mode,
-            "--json",
-            "--games",
-            str(games),
-            "--duration",
-            str(args.duration),
-            "--think",
-            ",".join(str(x) for x in args.think),
-            "--pg",
-            args.pg,
-            "--database",
-            args.database,
-            *(["--keep-database"] if args.keep_database else []),
-            "--redis",
-            args.redis,
-            "--connect-concurrency",
-            str(args.connect_concurrency),
-            "--settle",
-            str(args.settle),
-        ]
+        # The last of a repeated option wins: the run's own settings go after the rest.
+        command = [sys.executable, __file__, *sys.argv[1:], "--mode", mode, "--json"]
+        command += ["--games", str(games), "--database", args.database]
         done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
         lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
         if not lines:
             print(f"{mode}: the run failed (exit {done.returncode})")
             status = 1
             continue
-        result = json.loads(lines[-1])
-        print_result(result)
+        print_result(json.loads(lines[-1]))
         if done.returncode:
             status = 1
     return status
