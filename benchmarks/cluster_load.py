@@ -235,9 +235,11 @@ FAILURES = [name for name in CHECKS if not name.startswith("bot_moves")]
 
 def drop_database(args: argparse.Namespace) -> None:
     import psycopg
+    from django.conf import settings
     from django.db import connections
 
-    connections.close_all()
+    if settings.configured:
+        connections.close_all()
     with psycopg.connect(f"{args.pg.rstrip('/')}/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
 
@@ -316,8 +318,6 @@ def run_one(args) -> dict:
         cluster.stop()
     progress("checking the database")
     checks = check_database(stats, tables, args)
-    if args.mode == "cluster" and not args.keep_database:
-        drop_database(args)
     pushed = len(stats.latencies) + len(stats.person_latencies) + len(stats.bot_answers)
     result = {
         "mode": args.mode,
@@ -459,7 +459,11 @@ def main() -> int:
     args.database = args.database or f"durak_bench_{os.getpid()}"
 
     if args.mode != "both":
-        result = run_one(args)
+        try:
+            result = run_one(args)
+        finally:  # A failed or stopped run leaves no database behind either.
+            if args.mode == "cluster" and not args.keep_database:
+                drop_database(args)
         print(json.dumps(result) if args.json else "", flush=True)
         if not args.json:
             print_result(result)
