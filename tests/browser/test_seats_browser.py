@@ -4,8 +4,9 @@ For each count of players the engine seats, two to eight (eight on a variant an
 admin raised), and for both team layouts,
 the table opens, every other seat shows its short name and its bot level whole and on
 screen (measured from the DOM), the seat the game waits for is marked and named in the
-status line, and one full bout is played.  Each count runs on both viewports; the
-languages alternate between them.
+status line, and one full bout is played.  The player sits at a phone in one
+language, then turns to a desktop; a spectator watches on a desktop in the other
+language, so every count is read on both viewports and in both languages.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ DESKTOP = {"width": 1366, "height": 768}
 BOT_WORD = {"en": "Bot", "ru": "Бот"}
 LEVELS = {"en": {"easy": "Easy", "medium": "Medium"}, "ru": {"easy": "Лёгкий", "medium": "Средний"}}
 
-# (variant, players, language on the phone); the desktop run takes the other language.
+# (variant, players, the player's language); the spectator takes the other one.
 TABLES = [
     ("classic", 2, "ru"),
     ("classic", 3, "en"),
@@ -47,12 +48,8 @@ TABLES = [
     ("teams-3x3", 6, "ru"),
 ]
 CASES = [
-    pytest.param(slug, players, lang, viewport, id=f"{slug}-{players}-{lang}-{name}")
-    for slug, players, phone_lang in TABLES
-    for lang, viewport, name in (
-        (phone_lang, PHONE, "phone"),
-        ("en" if phone_lang == "ru" else "ru", DESKTOP, "desktop"),
-    )
+    pytest.param(slug, players, lang, id=f"{slug}-{players}-{lang}")
+    for slug, players, lang in TABLES
 ]
 
 # For each other seat: its name and level, each whole (nothing cut off or scrolled
@@ -75,6 +72,8 @@ SEATS = """() => [...document.querySelectorAll("#table-seats .seat")].map((seat)
     name: whole(seat.querySelector(".name")),
     level: whole(seat.querySelector(".level")),
     seatUncut: seat.scrollWidth <= seat.clientWidth + 0.5,
+    widths: [seat.scrollWidth, seat.clientWidth],
+    text: seat.innerText.split(String.fromCharCode(10)).join(" | "),
     seatOnScreen: box.left >= 0 && box.right <= window.innerWidth + 0.5,
     acting: seat.classList.contains("acting"),
     team: seat.querySelector(".team") ? seat.querySelector(".team").className : null,
@@ -92,21 +91,30 @@ STATUS = """() => ({
 })"""
 
 
-def check_seats(player: Player, players: int, levels: dict[int, str]) -> None:
-    seats = player.page.evaluate(SEATS)
-    assert sorted(s["seat"] for s in seats) == list(range(1, players))
+def check_seats(
+    viewer: Player, players: int, levels: dict[int, str], people: dict[int, str] | None = None
+) -> None:
+    """Every seat but the viewer's own shows its name (and a bot its level) whole and
+    on screen; ``people`` names the seats of people, whom a spectator sees too."""
+    people = people or {}
+    seats = viewer.page.evaluate(SEATS)
+    assert sorted(s["seat"] for s in seats) == sorted([*levels, *people])
     for s in seats:
-        for part in ("name", "level"):
+        parts = ("name",) if s["seat"] in people else ("name", "level")
+        for part in parts:
             shown = s[part]
             assert shown and shown["shown"], (part, s)
             assert shown["uncut"], (part, s)
             assert shown["onScreen"], (part, s)
-        assert s["name"]["text"] == f"{BOT_WORD[player.lang]} {s['seat'] + 1}", s
-        assert s["level"]["text"] == LEVELS[player.lang][levels[s["seat"]]], s
-        assert s["seatUncut"] and s["seatOnScreen"], s
+        if s["seat"] in people:
+            assert s["name"]["text"] == people[s["seat"]], s
+        else:
+            assert s["name"]["text"] == f"{BOT_WORD[viewer.lang]} {s['seat'] + 1}", s
+            assert s["level"]["text"] == LEVELS[viewer.lang][levels[s["seat"]]], s
+        assert s["seatUncut"] and s["seatOnScreen"], (s["widths"], s["text"], s)
     assert (
-        player.page.evaluate("() => document.documentElement.scrollWidth")
-        <= (player.page.viewport_size["width"])
+        viewer.page.evaluate("() => document.documentElement.scrollWidth")
+        <= (viewer.page.viewport_size["width"])
     )
 
 
@@ -133,16 +141,14 @@ def bout_played(match: Match) -> bool:
     return game.is_over or (not view["table"] and (view["discard"] > 0 or taken))
 
 
-@pytest.mark.parametrize(("slug", "players", "lang", "viewport"), CASES)
-def test_every_seat_reads_and_a_bout_is_played(
-    slug, players, lang, viewport, browser, live_server_url
-):
+@pytest.mark.parametrize(("slug", "players", "lang"), CASES)
+def test_every_seat_reads_and_a_bout_is_played(slug, players, lang, browser, live_server_url):
     variant = RuleVariant.objects.get(slug=slug)
     if players > variant.max_players:
         variant.max_players, variant.hand_size = players, 6
         variant.full_clean()  # as the admin's form checks it
         variant.save()
-    me = Player(browser, live_server_url, "Ада", lang, viewport=viewport)
+    me = Player(browser, live_server_url, "Ада", lang, viewport=PHONE)
     levels = {seat: ("easy", "medium")[seat % 2] for seat in range(1, players)}
     page = me.page
     page.goto(live_server_url + "/")
@@ -156,15 +162,18 @@ def test_every_seat_reads_and_a_bout_is_played(
     page.wait_for_selector("#table-hand .hand-card")
     match = Match.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
     check_seats(me, players, levels)
-    if players >= 7:
-        # A spectator sees the whole table too: every seat, the first one at the bottom.
-        watcher = Player(browser, live_server_url, "Ким", lang, viewport=viewport)
-        response = watcher.page.goto(page.url)
-        assert response.status == 200
-        watcher.page.wait_for_selector('#connection-state[data-state="open"]')
-        assert watcher.page.locator("#table-seats .seat").count() == players
-        assert watcher.page.locator("#table-seats .seat-bottom").count() == 1
-        watcher.context.close()
+
+    # A spectator sees the whole table, the first seat at the bottom.
+    other = "en" if lang == "ru" else "ru"
+    watcher = Player(browser, live_server_url, "Ким", other, viewport=DESKTOP)
+    response = watcher.page.goto(page.url)
+    assert response.status == 200
+    watcher.page.wait_for_selector('#connection-state[data-state="open"]')
+    assert watcher.page.locator("#table-seats .seat-bottom").count() == 1
+    check_seats(watcher, players, levels, people={0: "Ада"})
+    watcher.check_page()
+    watcher.context.close()
+
     if match.variant.teams:
         # Every seat wears its team's colour, and the legend names both teams.
         assert all(s["team"] for s in page.evaluate(SEATS))
@@ -177,6 +186,10 @@ def test_every_seat_reads_and_a_bout_is_played(
             page.wait_for_timeout(60)  # A bot is thinking.
     else:
         raise AssertionError("no bout ended")
+    check_seats(me, players, levels)
+    me.check_page()
+    # The same player turns to a desktop.
+    page.set_viewport_size(DESKTOP)
     check_seats(me, players, levels)
     me.check_page()
     me.context.close()
