@@ -16,6 +16,9 @@ DEFAULTS: dict[str, Any] = {
     "GAMES_BOT_LEASE_SECONDS": 10.0,
     # The hard bot's search per move, in playouts (see durak_site/settings.py).
     "GAMES_BOT_PLAYOUTS": 600,
+    # A bot worker claims a bot's turn this long before it is due and searches while
+    # the bot "thinks", so the move lands on time rather than a search late.
+    "GAMES_BOT_HEAD_START_SECONDS": 1.0,
     # The longest a bot worker idles between looks for due bot moves and hints.
     "GAMES_BOT_WORKER_IDLE_SECONDS": 0.1,
     "GAMES_AUTO_START": True,

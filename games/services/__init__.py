@@ -30,12 +30,22 @@ from games.services.tables import (
     start_next_deal,
 )
 from games.services.timers import (
+    BotClaim,
+    PreparedBotMove,
+    claim_due_bot_turn,
     expire_deadlines,
+    play_prepared_bot_move,
+    prepare_bot_move,
     run_bot_turn,
     run_due_bot_turn,
 )
 
 __all__ = [
+    "BotClaim",
+    "PreparedBotMove",
+    "claim_due_bot_turn",
+    "play_prepared_bot_move",
+    "prepare_bot_move",
     "LOBBY_GROUP",
     "MAX_ACTION_TEXT",
     "ActionOutcome",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -78,17 +79,39 @@ def _expire_one(match_id: int, now: datetime) -> int:
         return 0
 
 
-def claim_due_bot_turn(now: datetime | None = None) -> tuple[int, datetime] | None:
-    """Claim the earliest due bot move for this worker: ``(match id, lease)``, or None.
+class BotClaim(NamedTuple):
+    """A bot turn a worker holds: until ``lease`` no other worker takes it, and its
+    move may land from ``due_at`` (the bot's delay, like a person's pause)."""
 
-    The claim moves ``bot_due_at`` to the end of a lease: a worker that dies before
-    the move lands loses nothing, for the move is due again when the lease runs out.
+    match_id: int
+    lease: datetime
+    due_at: datetime
+
+
+class PreparedBotMove(NamedTuple):
+    """A bot's move searched ahead of its due time, for the table at ``version``."""
+
+    claim: BotClaim
+    seat: int
+    action: str
+    version: int
+
+
+def claim_due_bot_turn(
+    now: datetime | None = None, *, ahead: timedelta = timedelta(0)
+) -> BotClaim | None:
+    """Claim the earliest bot move due by ``now + ahead`` for this worker, or None.
+
+    A worker claims ahead of the due time so that it searches while the bot "thinks":
+    the move then lands at its due time instead of a search later.  The claim moves
+    ``bot_due_at`` to the end of a lease: a worker that dies before the move lands
+    loses nothing, for the move is due again when the lease runs out.
     ``SKIP LOCKED`` lets PostgreSQL workers pass over rows another worker is
     claiming; on SQLite the write lock serialises the claims.  The update names the
     old due time too, so a claim that lost a race claims nothing.
     """
     now = now or timezone.now()
-    due = Match.objects.filter(status=Match.Status.PLAYING, bot_due_at__lte=now)
+    due = Match.objects.filter(status=Match.Status.PLAYING, bot_due_at__lte=now + ahead)
     if not due.exists():  # A read: on SQLite the claim's transaction takes the write lock.
         return None
     skip_locked = connection.features.has_select_for_update_skip_locked
@@ -99,9 +122,9 @@ def claim_due_bot_turn(now: datetime | None = None) -> tuple[int, datetime] | No
             .values_list("pk", "bot_due_at")[:1]
         )
         for match_id, due_at in first:
-            lease = now + timedelta(seconds=setting("GAMES_BOT_LEASE_SECONDS"))
+            lease = max(now, due_at) + timedelta(seconds=setting("GAMES_BOT_LEASE_SECONDS"))
             if Match.objects.filter(pk=match_id, bot_due_at=due_at).update(bot_due_at=lease):
-                return match_id, lease
+                return BotClaim(match_id, lease, due_at)
     return None
 
 
@@ -110,8 +133,7 @@ def run_due_bot_turn(now: datetime | None = None) -> tuple[int, ActionOutcome | 
     claim = claim_due_bot_turn(now)
     if claim is None:
         return None
-    match_id, lease = claim
-    return match_id, play_claimed_bot_turn(match_id, lease)
+    return claim.match_id, play_claimed_bot_turn(claim.match_id, claim.lease)
 
 
 def run_bot_turn(match_id: int, now: datetime | None = None) -> ActionOutcome | None:
@@ -130,30 +152,44 @@ def run_bot_turn(match_id: int, now: datetime | None = None) -> ActionOutcome | 
 
 
 def play_claimed_bot_turn(match_id: int, lease: datetime) -> ActionOutcome | None:
-    """Compute the claimed move outside any lock, then apply it at the version it saw.
+    """Search the claimed move and apply it now (see ``prepare_bot_move``)."""
+    prepared = prepare_bot_move(BotClaim(match_id, lease, lease))
+    return None if prepared is None else play_prepared_bot_move(prepared)
 
-    The search runs without a lock; the move is applied through ``apply_action`` at
-    the version it was computed for, so if the lease ran out meanwhile and another
-    worker played the turn, this move is refused as stale: a bot never moves twice.
+
+def prepare_bot_move(claim: BotClaim) -> PreparedBotMove | None:
+    """Search the claimed turn's move outside any lock; None when no bot is to act.
+
+    The move is applied later at the version it was searched for, so if the table
+    moved on meanwhile (a person threw in, or the lease ran out and another worker
+    played the turn) it is refused as stale: a bot never moves twice.
     """
-    match = Match.objects.get(pk=match_id)
-    if match.bot_due_at != lease:
+    match = Match.objects.get(pk=claim.match_id)
+    if match.bot_due_at != claim.lease:
         return None  # The lease ran out before this worker read the table: not ours now.
     game = load_game(match)
-    seats = load_seats(match_id)
+    seats = load_seats(claim.match_id)
     to_act = set(game.to_act()) if game is not None else set()
     for seat in seats:
         if not seat.is_bot or seat.number not in to_act:
             continue
         action = bot_runner.choose_action(game.copy(), seat.number, seat.bot_level)
-        if action is None:
-            continue
-        try:
-            return apply_action(
-                match_id, seat.number, str(action), version=match.version, source=Move.Source.BOT
-            )
-        except ActionRefused:
-            return None  # The table moved on; the new state schedules the bot again.
+        if action is not None:
+            return PreparedBotMove(claim, seat.number, str(action), match.version)
     # Every bot waits (e.g. for the defender): nothing to do until the next action.
-    Match.objects.filter(pk=match_id, bot_due_at=lease).update(bot_due_at=None)
+    Match.objects.filter(pk=claim.match_id, bot_due_at=claim.lease).update(bot_due_at=None)
     return None
+
+
+def play_prepared_bot_move(prepared: PreparedBotMove) -> ActionOutcome | None:
+    """Apply a searched bot move at its version; None if the table moved on."""
+    try:
+        return apply_action(
+            prepared.claim.match_id,
+            prepared.seat,
+            prepared.action,
+            version=prepared.version,
+            source=Move.Source.BOT,
+        )
+    except ActionRefused:
+        return None  # The table moved on; the new state schedules the bot again.

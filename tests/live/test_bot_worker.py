@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from analysis import hints
+from analysis.management.commands.bot_worker import BotWorker
 from analysis.models import HintRequest
 from games import services, ticker
 from games.engine import Game
@@ -155,3 +156,39 @@ async def test_a_hint_for_a_position_that_moved_on_says_so():
     frame = await sock.until(lambda f: 'id="table-hint"' in f)
     assert "data-action" not in frame and "ask again" in frame
     await sock.close()
+
+
+def test_a_bot_move_searched_ahead_lands_at_its_due_time_and_once(settings):
+    settings.GAMES_BOT_HEAD_START_SECONDS = 1.0
+    match, _ = bot_table("random", bot_leads=True)
+    due = match.bot_due_at
+    worker = BotWorker()
+    # Within the head start: the worker claims the turn and searches it now...
+    worker.step(due - timedelta(seconds=0.8))
+    assert len(worker.held) == 1 and bot_moves(match.pk) == 0
+    # ...but the move waits for the bot's delay, as a person's would.
+    worker.step(due - timedelta(seconds=0.1))
+    assert bot_moves(match.pk) == 0
+    worker.step(due + timedelta(milliseconds=10))
+    assert not worker.held and bot_moves(match.pk) == 1
+    # Further steps find nothing more to play for that turn.
+    worker.step(due + timedelta(seconds=2))
+    assert bot_moves(match.pk) == 1
+
+
+def test_a_move_searched_ahead_is_dropped_when_another_worker_played_the_turn(settings):
+    settings.GAMES_BOT_HEAD_START_SECONDS = 1.0
+    match, _ = bot_table("random", bot_leads=True)
+    due = match.bot_due_at
+    stalled = BotWorker()
+    stalled.step(due - timedelta(seconds=0.5))
+    (held,) = stalled.held
+    # The first worker stalls past its lease; another claims the turn and plays it.
+    assert services.run_due_bot_turn(held.claim.lease + timedelta(seconds=1)) is not None
+    assert bot_moves(match.pk) == 1
+    # The stalled worker's move is for a table that moved on: refused, nothing written.
+    before = Match.objects.get(pk=match.pk).version
+    stalled.step(held.claim.lease + timedelta(seconds=2))
+    assert not stalled.held
+    assert bot_moves(match.pk) == 1
+    assert Match.objects.get(pk=match.pk).version == before

@@ -1,9 +1,9 @@
 """``manage.py bot_worker``: the process that plays the bots' moves and answers hints.
 
 Web processes never search: they only store when a bot is due (``Match.bot_due_at``)
-and which hints are asked for (``HintRequest``).  Each bot worker claims one due
-item at a time under a lease, searches outside any lock, and applies the move
-through the game services, which lock, apply and push on commit.  Any number of
+and which hints are asked for (``HintRequest``).  Each bot worker claims one item
+at a time under a lease, searches outside any lock, and applies the move at its due
+time through the game services, which lock, apply and push on commit.  Any number of
 workers may run, on any machine that reaches the database; see docs/deploy.md.
 """
 
@@ -13,10 +13,13 @@ import logging
 import os
 import signal
 import threading
+import time
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
+from django.utils import timezone
 
 from analysis import hints
 from games import services
@@ -25,16 +28,54 @@ from games.conf import setting
 logger = logging.getLogger(__name__)
 
 
-def work_once() -> bool:
-    """Play one due bot move and answer one waiting hint; False when nothing was due."""
-    close_old_connections()  # a loop iteration is this process's request
-    try:
-        played = services.run_due_bot_turn() is not None
-        answered = hints.answer_next_hint()
-    except Exception:  # One failed item must not stop the worker; its lease runs out.
-        logger.exception("bot worker step failed")
-        return False
-    return played or answered
+class BotWorker:
+    """One worker's loop: searches claimed bot turns ahead, lands each at its time.
+
+    A bot's move waits its delay anyway, so the worker claims a turn as soon as it is
+    within ``GAMES_BOT_HEAD_START_SECONDS`` of due and searches during that wait; the
+    searched move is held here until its due time.  Should this process die, its
+    claims' leases run out and another worker plays those turns.
+    """
+
+    def __init__(self) -> None:
+        self.held: list[services.PreparedBotMove] = []
+
+    def step(self, now: datetime | None = None) -> float:
+        """Land what is due, then search one turn or answer one hint; returns how long
+        the loop may wait before the next step (0: more work is waiting)."""
+        close_old_connections()  # a loop iteration is this process's request
+        now = now or timezone.now()
+        try:
+            self.land_due(now)
+            ahead = timedelta(seconds=setting("GAMES_BOT_HEAD_START_SECONDS"))
+            claim = services.claim_due_bot_turn(now, ahead=ahead)
+            if claim is not None:
+                prepared = services.prepare_bot_move(claim)
+                if prepared is not None:
+                    self.held.append(prepared)
+                return 0.0
+            if hints.answer_next_hint():
+                return 0.0
+        except Exception:  # One failed item must not stop the worker; its lease runs out.
+            logger.exception("bot worker step failed")
+        idle = setting("GAMES_BOT_WORKER_IDLE_SECONDS")
+        if self.held:
+            first_due = min(move.claim.due_at for move in self.held)
+            idle = min(idle, max(0.0, (first_due - timezone.now()).total_seconds()))
+        return idle
+
+    def land_all(self) -> None:
+        """Land every held move at its due time, claiming nothing more."""
+        while self.held:
+            first_due = min(move.claim.due_at for move in self.held)
+            time.sleep(max(0.0, (first_due - timezone.now()).total_seconds()))
+            self.land_due(timezone.now())
+
+    def land_due(self, now: datetime) -> None:
+        due = [move for move in self.held if move.claim.due_at <= now]
+        for move in sorted(due, key=lambda move: move.claim.due_at):
+            self.held.remove(move)
+            services.play_prepared_bot_move(move)
 
 
 class Command(BaseCommand):
@@ -61,10 +102,14 @@ class Command(BaseCommand):
             # The move in progress is finished first: it is a fraction of a second.
             signal.signal(signum, lambda *_: stopping.set())
         logger.info("bot worker started")
+        worker = BotWorker()
         while not stopping.is_set():
-            if work_once():
-                continue
-            if options["once"]:
+            wait = worker.step()
+            if options["once"] and wait and not worker.held:
                 return
-            stopping.wait(setting("GAMES_BOT_WORKER_IDLE_SECONDS"))
+            if wait:
+                stopping.wait(wait)
+        # The moves already searched land at their time (a second at most) rather
+        # than wait out their leases.
+        worker.land_all()
         close_old_connections()
