@@ -74,7 +74,9 @@ class Socket:
         self.frames: list[str] = []
 
     async def open(self) -> tuple[bool, Any]:
-        connected, code = await self.comm.connect()
+        # The communicator's own default is one second: a loaded machine's first
+        # handshake of a test (a fresh database connection, Redis) may take longer.
+        connected, code = await self.comm.connect(timeout=10)
         if not connected:
             # daphne tells a consumer that refused the handshake that the socket is
             # gone; do the same, so its channel-layer receive ends here and is not

@@ -45,7 +45,7 @@ async def test_abort_from_the_admin_reaches_a_connected_seat():
         headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())],
     )
     try:
-        connected, _ = await socket.connect()
+        connected, _ = await socket.connect(timeout=10)
         assert connected
         assert "stopped" not in await socket.receive_from(timeout=5)
 
