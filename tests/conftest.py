@@ -119,10 +119,12 @@ def _fresh_child_state() -> None:
 
 @pytest.fixture(autouse=True)
 def standard_variants(request) -> None:
-    """Keep the variants of the data migration in place for every database test.
+    """Keep the variants of the data migrations in place for every database test,
+    with their house rule bounds.
 
     Transactional tests flush every table afterwards, data migrations included,
-    so a later test in the same worker would otherwise find no variants.
+    so a later test in the same worker would otherwise find no variants, or
+    variants that let a creator change nothing.
     """
     if request.node.get_closest_marker("django_db") is not None:
         request.getfixturevalue("_django_db_helper")
@@ -136,9 +138,12 @@ def standard_variants(request) -> None:
 
     from django.apps import apps
 
-    migration = import_module("games.migrations.0002_standard_variants")
+    variants = import_module("games.migrations.0002_standard_variants")
     if not apps.get_model("games", "RuleVariant").objects.exists():
-        migration.create_variants(apps, None)
+        variants.create_variants(apps, None)
+    bounds = import_module("matchmaking.migrations.0003_standard_house_rule_bounds")
+    if not apps.get_model("matchmaking", "HouseRuleBounds").objects.exists():
+        bounds.create_bounds(apps, None)
 
 
 @pytest.fixture
