@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from friends.views import render_invite_notice
-from games.socket_base import CLOSE_UNAUTHENTICATED, GuardedSocket, db_call, socket_changed_for
-from games.socket_guard import CLOSE_TOO_MANY, SignedOut, signed_in_user
+from games.socket_base import GuardedSocket, db_call, socket_changed_for
 
 
 def _invite_notice_html(user: Any) -> str:
@@ -38,19 +37,9 @@ class NoticeConsumer(InviteNotices, GuardedSocket):
     """
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+        if not await self.open_listener():
             return
-        self.user = user
-        try:  # the same sign-in check as every other handshake
-            await db_call(signed_in_user)(self.session_key(), user.pk)
-        except SignedOut as out:
-            await self.close(code=out.code)
-            return
-        if not await self.admit(user.pk, None):
-            await self.close(code=CLOSE_TOO_MANY)
-            return
+        user = self.user
         await self.join_groups()
         await self.accept()
         # An invite made while the page loaded, or while the socket reconnected.

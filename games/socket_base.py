@@ -20,6 +20,7 @@ from accounts.socket_news import account_group
 from games.conf import setting
 from games.signals import socket_changed
 from games.socket_guard import (
+    CLOSE_TOO_MANY,
     SignedOut,
     SocketQuota,
     signed_in_user,
@@ -91,6 +92,25 @@ class GuardedSocket(ViewerLanguageMixin, SocketConsumer):
     def session_key(self) -> str | None:
         session = self.scope.get("session")
         return session.session_key if session is not None else None
+
+    async def open_listener(self) -> bool:
+        """The handshake of a socket that only listens (lobby, notices): the user is
+        signed in as every handshake checks, and within the socket caps; otherwise
+        the socket is closed with the reason's code and False returned."""
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return False
+        self.user = user
+        try:
+            await db_call(signed_in_user)(self.session_key(), user.pk)
+        except SignedOut as out:
+            await self.close(code=out.code)
+            return False
+        if not await self.admit(user.pk, None):
+            await self.close(code=CLOSE_TOO_MANY)
+            return False
+        return True
 
     async def admit(self, user_id: int, match_id: int | None) -> bool:
         """Count this socket against the user's caps; refuse (and say so) past them."""

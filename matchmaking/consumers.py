@@ -16,11 +16,10 @@ from friends.views import render_friends_panel
 from games import services
 from games.conf import setting
 from games.services.common import lobby_user_group
-from games.socket_base import CLOSE_UNAUTHENTICATED, GuardedSocket, db_call, socket_changed_for
+from games.socket_base import GuardedSocket, db_call, socket_changed_for
 from games.socket_guard import (
     CLOSE_TOO_MANY,
     SignedOut,
-    signed_in_user,
 )
 from games.throttle import TokenBucket
 from matchmaking.pages import render_open_tables
@@ -50,22 +49,12 @@ class LobbyConsumer(InviteNotices, GuardedSocket):
     """
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+        if not await self.open_listener():
             return
-        self.user = user
+        user = self.user
         self.frames = TokenBucket(*setting("GAMES_LOBBY_FRAME_RATE"))
         self.lobby_pending = False
         self.lobby_sending = asyncio.Lock()
-        try:  # the same sign-in check as every other handshake
-            await db_call(signed_in_user)(self.session_key(), user.pk)
-        except SignedOut as out:
-            await self.close(code=out.code)
-            return
-        if not await self.admit(user.pk, None):
-            await self.close(code=CLOSE_TOO_MANY)
-            return
         await self.join_groups(services.LOBBY_GROUP, lobby_user_group(user.pk))
         await self.accept()
         await self.send(text_data=await db_call(_lobby_html)())
