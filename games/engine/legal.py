@@ -126,7 +126,11 @@ def legal_actions(st: GameState, seat: int | None = None) -> list[Action]:
                 s = low.bit_length() - 1
                 avail = hands[s] & closure
                 if avail:
-                    _attacks(out, s, avail, room, st.config)
+                    if avail & (avail - 1):
+                        _attacks(out, s, avail, room, st.config)
+                    else:  # one card, the usual throw-in: looked up without a call
+                        key = (avail.bit_length() - 1) << 3 | s
+                        out.append(_SINGLE_ATTACKS[key] or _single_attack(key))
                 if done:
                     out.append(_DONE[s])
         elif pend and done:

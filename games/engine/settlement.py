@@ -35,6 +35,9 @@ from .seats import (
 )
 from .state import GameState
 
+_tuple_new = tuple.__new__
+_code_of = CODES.__getitem__
+
 # Events that are plain values of a few small ints, shared instead of rebuilt every time.
 _BOUT_STARTED: dict[int, BoutStarted] = {}
 _DREW: dict[int, Drew] = {}
@@ -118,21 +121,34 @@ def end_bout(st: GameState, ev: list[Event], beaten: bool) -> None:
     d = st.defender
     cards = st.table_mask
     hands = st.hands
-    on_table = tuple([CODES[i] for i in st.attack_cards + st.defence_cards if i >= 0])
+    attack_cards = st.attack_cards
+    # Events are built with tuple.__new__: a named tuple's own __new__ is a Python
+    # function, a frame per event on the hottest path.
     if beaten:
         st.discard_mask |= cards
-        ev.append(BoutBeaten(d, on_table))
+        # Every attack card is beaten, so every defence card is a real card.
+        on_table = tuple(map(_code_of, attack_cards + st.defence_cards))
+        ev.append(_tuple_new(BoutBeaten, (d, on_table)))
     else:
+        if st.beaten_count:
+            on_table = tuple([CODES[i] for i in attack_cards + st.defence_cards if i >= 0])
+        else:
+            on_table = tuple(map(_code_of, attack_cards))
         hands[d] |= cards
         st.known_cards[d] |= cards
         st.empty_mask &= ~(1 << d)
-        ev.append(CardsTaken(d, on_table))
+        ev.append(_tuple_new(CardsTaken, (d, on_table)))
     st.attack_cards = []
     st.defence_cards = []
     st.table_mask = st.table_ranks_mask = st.unbeaten_mask = 0
     st.attack_count = st.beaten_count = 0
     talon = st.talon
-    order = drawing_order(st.attacker, st.joined_order, d)
+    att = st.attacker
+    joined = st.joined_order
+    if len(joined) < 2 and (not joined or joined[0] == att):  # the usual bout, no call
+        order = [att, d]
+    else:
+        order = drawing_order(att, joined, d)
     if talon:
         hs = st.config.hand_size
         six = st.trump_six
@@ -157,7 +173,7 @@ def end_bout(st: GameState, ev: list[Event], beaten: bool) -> None:
             st.known_cards[s] |= BIT[st.trump_card]
             if six:
                 st.trump_drawer = s
-            ev.append(Drew(s, k, CODES[st.trump_card]))
+            ev.append(_tuple_new(Drew, (s, k, CODES[st.trump_card])))
             break
     if not talon:
         out = st.out_mask
