@@ -96,7 +96,7 @@ class Solver:
             res = not mine
             for a in acts:
                 child = g.copy()
-                child.apply(a)
+                child.apply_legal(a)
                 w = self.wins(child)
                 if mine and w:
                     res = True
@@ -132,7 +132,7 @@ def solve(
     try:
         for a in acts:
             child = g.copy()
-            child.apply(a)
+            child.apply_legal(a)
             values[a] = solver.wins(child)
             if values[a] and best is None:
                 best = a

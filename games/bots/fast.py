@@ -267,7 +267,7 @@ def playout(g: Game, policy: Policy, rng: random.Random, max_steps: int = 2000) 
         if s is None:
             break
         acts = legal(g, s)
-        g.apply(policy(g, s, acts, rng) if len(acts) > 1 else acts[0])
+        g.apply_legal(policy(g, s, acts, rng) if len(acts) > 1 else acts[0])
         steps += 1
     return steps
 

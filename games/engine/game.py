@@ -107,6 +107,7 @@ class Game(GameState):
     # ------------------------------------------------------- acting, turns
 
     apply = handlers.apply
+    apply_legal = handlers.apply_legal
     legal_actions = legal.legal_actions
     is_legal = turns.is_legal
     to_act = turns.to_act

@@ -47,10 +47,12 @@ from .seats import bout_limit, eligible_attackers
 from .settlement import emptied, end_bout, finish, settle
 from .state import GameState
 
-Handler = Callable[[GameState, int, Action], list[Event]]
+# A handler's ``trusted`` says the action was taken from ``legal_actions()`` of this very
+# state (``apply_legal``): the frequent kinds then skip the checks it is known to pass.
+Handler = Callable[[GameState, int, Action, bool], list[Event]]
 
 
-def do_attack(st: GameState, seat: int, action: Action) -> list[Event]:
+def do_attack(st: GameState, seat: int, action: Action, trusted: bool) -> list[Event]:
     m = action.card_mask
     hands = st.hands
     ph = st.phase
@@ -59,31 +61,32 @@ def do_attack(st: GameState, seat: int, action: Action) -> list[Event]:
     # One combined test for the common legal case; the refusal path explains why.
     # (``hands[seat]`` is read only once the seat is known to be a real one; ``x & m != m``
     # says "m is not a subset of x" with one mask operation where ``m & ~x`` takes two.)
-    if ph == LEAD:
-        if (
-            seat != st.attacker
-            or hands[seat] & m != m
-            or (
-                n > 1
-                and (
-                    not st.config.multi_card_lead
-                    or m & ~RANK_MASK[idx[0] >> 2]
-                    or n > st.bout_limit
+    if not trusted:
+        if ph == LEAD:
+            if (
+                seat != st.attacker
+                or hands[seat] & m != m
+                or (
+                    n > 1
+                    and (
+                        not st.config.multi_card_lead
+                        or m & ~RANK_MASK[idx[0] >> 2]
+                        or n > st.bout_limit
+                    )
                 )
-            )
-        ):
-            refuse_attack(st, seat, action)
-    else:
-        if (
-            ph == OVER
-            or seat == st.defender
-            or not (st.attackers_mask & ~st.done_mask & ~st.empty_mask) >> seat & 1
-            or hands[seat] & m != m
-            or st.table_ranks_mask & m != m
-            or (n > 1 and m & ~RANK_MASK[idx[0] >> 2])
-            or st.attack_count + n > st.bout_limit
-        ):
-            refuse_attack(st, seat, action)
+            ):
+                refuse_attack(st, seat, action)
+        else:
+            if (
+                ph == OVER
+                or seat == st.defender
+                or not (st.attackers_mask & ~st.done_mask & ~st.empty_mask) >> seat & 1
+                or hands[seat] & m != m
+                or st.table_ranks_mask & m != m
+                or (n > 1 and m & ~RANK_MASK[idx[0] >> 2])
+                or st.attack_count + n > st.bout_limit
+            ):
+                refuse_attack(st, seat, action)
     # Mutations start here: everything above only reads.
     h = hands[seat] ^ m
     hands[seat] = h
@@ -117,10 +120,10 @@ def do_attack(st: GameState, seat: int, action: Action) -> list[Event]:
     return ev
 
 
-def do_defend(st: GameState, seat: int, action: Action) -> list[Event]:
+def do_defend(st: GameState, seat: int, action: Action, trusted: bool) -> list[Event]:
     a, b = action.card_indices
     hands = st.hands
-    if (
+    if not trusted and (
         st.phase != DEFEND
         or seat != st.defender
         or not st.unbeaten_mask >> a & 1
@@ -146,12 +149,13 @@ def do_defend(st: GameState, seat: int, action: Action) -> list[Event]:
         emptied(st, seat, action, ev)
         if st.phase == OVER:
             return ev
-    settle(st, ev)
+    if not st.unbeaten_mask:  # else the defender is still to act: settle would return
+        settle(st, ev)
     return ev
 
 
-def do_take(st: GameState, seat: int, action: Action) -> list[Event]:
-    if st.phase != DEFEND or seat != st.defender or not st.unbeaten_mask:
+def do_take(st: GameState, seat: int, action: Action, trusted: bool) -> list[Event]:
+    if not trusted and (st.phase != DEFEND or seat != st.defender or not st.unbeaten_mask):
         refuse_take(st, seat, action)
     st.phase = TAKING
     st.done_mask = 0
@@ -160,11 +164,11 @@ def do_take(st: GameState, seat: int, action: Action) -> list[Event]:
     return ev
 
 
-def do_done(st: GameState, seat: int, action: Action) -> list[Event]:
+def do_done(st: GameState, seat: int, action: Action, trusted: bool) -> list[Event]:
     ph = st.phase
     bit = 1 << seat
     pend = st.attackers_mask & ~st.done_mask & ~st.empty_mask
-    if (
+    if not trusted and (
         ph == LEAD  # noqa: SIM109  (two compares beat building a tuple here)
         or ph == OVER
         or seat == st.defender
@@ -179,7 +183,7 @@ def do_done(st: GameState, seat: int, action: Action) -> list[Event]:
     return ev
 
 
-def do_transfer(st: GameState, seat: int, action: Action) -> list[Event]:
+def do_transfer(st: GameState, seat: int, action: Action, trusted: bool) -> list[Event]:
     nd = check_transfer(st, seat, action)
     m = action.card_mask
     hands = st.hands
@@ -204,7 +208,7 @@ def do_transfer(st: GameState, seat: int, action: Action) -> list[Event]:
     return ev
 
 
-def do_show(st: GameState, seat: int, action: Action) -> list[Event]:
+def do_show(st: GameState, seat: int, action: Action, trusted: bool) -> list[Event]:
     nd = check_show(st, seat, action)
     card = action.card_indices[0]
     st.shown_mask |= BIT[card]
@@ -228,7 +232,7 @@ def pass_attack(st: GameState, seat: int, nd: int) -> None:
     st.done_mask = 0
 
 
-def do_swap(st: GameState, seat: int, action: Action) -> list[Event]:
+def do_swap(st: GameState, seat: int, action: Action, trusted: bool) -> list[Event]:
     target = check_swap(st, seat, action)
     six = st.trump_six
     six_card = six.bit_length() - 1
@@ -251,7 +255,7 @@ def do_swap(st: GameState, seat: int, action: Action) -> list[Event]:
     return [Swapped(seat, CODES[six_card], CODES[face], other)]
 
 
-def do_resign(st: GameState, seat: int, action: Action) -> list[Event]:
+def do_resign(st: GameState, seat: int, action: Action, trusted: bool) -> list[Event]:
     check_resign(st, seat, action)
     team = st.config.team_of
     ev: list[Event] = [Resigned(seat)]
@@ -289,6 +293,18 @@ def apply(st: GameState, action: Action | str) -> list[Event]:
     # "game over" and "no such seat" checks into their one combined legality test
     # (neither can pass it) and raise those reasons first when refusing; the rare ones
     # check everything up front.
-    ev = HANDLERS[action._kind_code](st, action.seat, action)
+    ev = HANDLERS[action._kind_code](st, action.seat, action, False)
+    st.action_chain = (st.action_chain, action)
+    return ev
+
+
+def apply_legal(st: GameState, action: Action) -> list[Event]:
+    """Apply an action taken from ``legal_actions()`` of this very state, unchecked.
+
+    The fast path of playouts and searches, which only ever pick among the legal
+    actions: the checks ``apply`` makes would all pass. Any other action may leave the
+    game in a state the rules cannot reach, so input from outside goes through ``apply``.
+    """
+    ev = HANDLERS[action._kind_code](st, action.seat, action, True)
     st.action_chain = (st.action_chain, action)
     return ev
