@@ -63,7 +63,10 @@ def start_bout(st: GameState, att: int) -> BoutStarted:
     st.attacker = att
     st.defender = d
     st.bout_limit = cap
-    st.attackers_mask = eligible_attackers(c, st.out_mask, att, d)
+    out = st.out_mask
+    # eligible_attackers' own cache, read without the call: every bout starts here.
+    attackers = c.attackers_cache.get(out << 6 | att << 3 | d)
+    st.attackers_mask = attackers if attackers is not None else eligible_attackers(c, out, att, d)
     st.phase = LEAD
     st.done_mask = 0
     st.joined_order = []
