@@ -107,9 +107,9 @@ def fill_position(
     g.defence_cards = []
     g.table_mask = g.table_ranks_mask = g.unbeaten_mask = g.attack_count = g.beaten_count = 0
     g.done_mask = g.shown_mask = g.attackers_mask = g.bout_limit = 0
-    g.joined_order = []
+    g.joined_order = ()
     g.bout_number = bout
-    g.went_out = list(out_order)
+    went_out = list(out_order)
     g.out_mask = sum(1 << s for s in out_order)
     g.empty_mask = sum(1 << s for s in range(n) if not g.hands[s])
     if g.talon and g.empty_mask:
@@ -118,7 +118,8 @@ def fill_position(
         for s in range(n):
             if not g.hands[s] and not g.out_mask >> s & 1:
                 g.out_mask |= 1 << s
-                g.went_out.append(s)
+                went_out.append(s)
+    g.went_out = tuple(went_out)
     g.known_cards = [0] * n
     g.discard_mask = c.deck_mask & ~placed
     g.trump_six = 0
@@ -131,7 +132,7 @@ def fill_position(
                 if g.hands[s] & g.trump_six:
                     g.trump_six_holder = s
     g.trump_drawer = -1
-    g.last_play_sixes = [0] * n
+    g.last_play_sixes = (0,) * n
     g.action_chain = None
     g.deal = Deal(None, (attacker - 1) % n, attacker, "given")
     g.outcome = None
@@ -269,19 +270,19 @@ def setup(
     st.defender = -1
     st.attackers_mask = 0
     st.done_mask = 0
-    st.joined_order = []
+    st.joined_order = ()
     st.bout_limit = 0
     st.shown_mask = 0
     st.bout_number = 0
     st.out_mask = 0
-    st.went_out = []
+    st.went_out = ()
     st.empty_mask = 0
     st.known_cards = known
     st.discard_mask = 0
     st.trump_six = six
     st.trump_six_holder = six_owner
     st.trump_drawer = -1
-    st.last_play_sixes = [0] * n
+    st.last_play_sixes = (0,) * n
     st.action_chain = None
     st.deal = Deal(tuple(codes), dealer, fa, fa_by)
     st.outcome = None

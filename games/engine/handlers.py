@@ -104,7 +104,7 @@ def do_attack(st: GameState, seat: int, action: Action, trusted: bool) -> list[E
     st.done_mask = 0
     joined = st.joined_order
     if seat not in joined:
-        joined.append(seat)
+        st.joined_order = (*joined, seat)
     if ph == LEAD:
         ev: list[Event] = [action._lead_event]
         st.phase = DEFEND
@@ -223,7 +223,7 @@ def pass_attack(st: GameState, seat: int, nd: int) -> None:
     the new defender's hand.
     """
     if seat not in st.joined_order:
-        st.joined_order.append(seat)
+        st.joined_order = (*st.joined_order, seat)
     c = st.config
     st.attacker = seat
     st.defender = nd

@@ -187,11 +187,11 @@ def _from_snapshot(cls: type[G], d: dict[str, Any]) -> G:
     g.defender = _seat_or_none(d["defender"], n, "defender")
     g.attackers_mask = sum(1 << s for s in d["attackers"])
     g.done_mask = sum(1 << s for s in d["done"])
-    g.joined_order = list(d["joined"])
+    g.joined_order = tuple(d["joined"])
     g.bout_limit = int(d["limit"])
     g.shown_mask = _mask(d["shown"], "shown")
     g.bout_number = int(d["bout"])
-    g.went_out = list(d["out_order"])
+    g.went_out = tuple(d["out_order"])
     g.out_mask = sum(1 << s for s in g.went_out)
     g.empty_mask = sum(1 << s for s in range(n) if not g.hands[s])
     g.known_cards = [_mask(k, "known") for k in d["known"]]
@@ -199,7 +199,7 @@ def _from_snapshot(cls: type[G], d: dict[str, Any]) -> G:
     g.trump_six = _mask(d["six"], "six")
     g.trump_six_holder = _seat_or_none(d["six_owner"], n, "six_owner")
     g.trump_drawer = _seat_or_none(d["trump_drawer"], n, "trump_drawer")
-    g.last_play_sixes = [int(x) for x in d["sixes"]]
+    g.last_play_sixes = tuple(int(x) for x in d["sixes"])
     actions = [Action.parse(t) for t in d["actions"]]
     g.action_chain = chain_of(actions)
     deck = d["deck"]

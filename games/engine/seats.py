@@ -8,6 +8,8 @@ the engine plays by. A set of seats is a mask with bit s for seat s.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .config import Config
 from .rules import MAX_ATTACK
 
@@ -82,7 +84,7 @@ def bout_limit(c: Config, bout_number: int, defender_cards: int) -> int:
     return defender_cards if defender_cards < cap else cap
 
 
-def drawing_order(attacker: int, joined: list[int], defender: int) -> list[int]:
+def drawing_order(attacker: int, joined: Sequence[int], defender: int) -> list[int]:
     """Who draws after a bout: the principal attacker (after transfers: the last to pass
     the attack on), the other attackers in the order they joined, the defender last.
     """

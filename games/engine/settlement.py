@@ -69,7 +69,7 @@ def start_bout(st: GameState, att: int) -> BoutStarted:
     st.attackers_mask = attackers if attackers is not None else eligible_attackers(c, out, att, d)
     st.phase = LEAD
     st.done_mask = 0
-    st.joined_order = []
+    st.joined_order = ()
     st.shown_mask = 0
     st.beaten_count = 0
     return _BOUT_STARTED.get(att << 3 | d | cap << 6) or _bout_started(att, d, cap)
@@ -85,14 +85,15 @@ def emptied(st: GameState, seat: int, action: Action, ev: list[Event]) -> None:
     for i in played:
         if i >> 2 == SIX_RANK:
             six += 1
-    st.last_play_sixes[seat] = six
+    sixes = st.last_play_sixes
+    st.last_play_sixes = (*sixes[:seat], six, *sixes[seat + 1 :])
     if not st.talon:
         go_out(st, seat, ev)
 
 
 def go_out(st: GameState, seat: int, ev: list[Event]) -> None:
     st.out_mask |= 1 << seat
-    st.went_out.append(seat)
+    st.went_out = (*st.went_out, seat)
     ev.append(WentOut(seat))
     if st.config.rules.one_winner:
         finish(st, ev, None, None, False, seat, None)
@@ -243,7 +244,7 @@ def finish(
         "fool_team": fool_team,
         "draw": draw,
         "winner": winner,
-        "out_order": tuple(st.went_out),
+        "out_order": st.went_out,
         "epaulettes": ep,
         "resigned": resigned,
     }

@@ -59,26 +59,30 @@ class GameState:
     defender: int
     attackers_mask: int  # seats that may throw in during this bout
     done_mask: int  # seats that said done since cards last reached the table
-    joined_order: list[int]  # attackers in the order they joined the bout (drawing order)
+    joined_order: tuple[int, ...]  # attackers in the order they joined the bout (drawing order)
     bout_limit: int  # the most attack cards this bout may hold
     shown_mask: int  # trumps shown (trump-show transfer) in this bout
     bout_number: int  # 0 for the first bout of the game
     out_mask: int  # seats out of the game
-    went_out: list[int]  # the same seats, in the order they went out
+    went_out: tuple[int, ...]  # the same seats, in the order they went out
     empty_mask: int  # seats holding no cards (while the talon lasts they still play)
     known_cards: list[int]  # per seat: the cards publicly known to be in its hand
     discard_mask: int
     trump_six: int  # the swappable trump six as a mask, 0 once it cannot be swapped
     trump_six_holder: int  # the seat that may swap it, or -1
     trump_drawer: int  # who drew the face-up trump last, while a swap with it is open
-    last_play_sixes: list[int]  # per seat: sixes in the play that emptied its hand
+    last_play_sixes: tuple[int, ...]  # per seat: sixes in the play that emptied its hand
     action_chain: ActionChain | None  # the actions played, None before the first
     deal: Deal
     outcome: dict[str, Any] | None  # the result once the game is over
     opening_events: tuple[Event, ...]  # the events of the deal, up to the first BoutStarted
 
     def copy(self) -> Self:
-        """An independent copy (lists copied, everything else immutable and shared)."""
+        """An independent copy (lists copied, everything else immutable and shared).
+
+        Fields that change a few times a game are tuples, replaced rather than changed,
+        so a copy shares them: only what changes nearly every action is a list.
+        """
         g = _new(self.__class__)
         g.config = self.config
         g.hands = self.hands[:]
@@ -99,19 +103,19 @@ class GameState:
         g.defender = self.defender
         g.attackers_mask = self.attackers_mask
         g.done_mask = self.done_mask
-        g.joined_order = self.joined_order[:]
+        g.joined_order = self.joined_order
         g.bout_limit = self.bout_limit
         g.shown_mask = self.shown_mask
         g.bout_number = self.bout_number
         g.out_mask = self.out_mask
-        g.went_out = self.went_out[:]
+        g.went_out = self.went_out
         g.empty_mask = self.empty_mask
         g.known_cards = self.known_cards[:]
         g.discard_mask = self.discard_mask
         g.trump_six = self.trump_six
         g.trump_six_holder = self.trump_six_holder
         g.trump_drawer = self.trump_drawer
-        g.last_play_sixes = self.last_play_sixes[:]
+        g.last_play_sixes = self.last_play_sixes
         g.action_chain = self.action_chain
         g.deal = self.deal
         g.outcome = self.outcome
