@@ -12,3 +12,5 @@ class GamesConfig(AppConfig):
         from durak_site import converters
 
         converters.register()
+        # Connects the receiver that tells a user's open sockets of account news.
+        from games import socket_guard  # noqa: F401

@@ -16,7 +16,6 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connection
 
 from accounts.language import ViewerLanguageMixin
-from accounts.socket_news import account_group
 from games.conf import setting
 from games.signals import socket_changed
 from games.socket_guard import (
@@ -121,8 +120,8 @@ class GuardedSocket(ViewerLanguageMixin, SocketConsumer):
         return True
 
     async def join_groups(self, *groups: str) -> None:
-        """Join ``groups`` and the user's account group (``accounts.socket_news``)."""
-        self.groups_joined = (*groups, account_group(self.user.pk))
+        """Join ``groups``; the account's news comes to this socket's own channel."""
+        self.groups_joined = tuple(groups)
         await self.rejoin()
 
     async def rejoin(self) -> None:

@@ -11,20 +11,27 @@ closes with the reason.
 from __future__ import annotations
 
 import json
+import logging
 from datetime import datetime, timedelta
 from importlib import import_module
 from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.db import transaction
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from accounts.notices import suspension_notice
+from accounts.socket_news import account_news
 from games.conf import setting
 from games.models import OpenSocket
+
+logger = logging.getLogger(__name__)
 
 FRAME_TYPES = ("action", "chat", "sync", "resign", "rematch", "hint")
 
@@ -185,3 +192,21 @@ def forget_expired_sockets(now: datetime | None = None) -> int:
     expiry = timedelta(seconds=3 * setting("GAMES_SOCKET_HEARTBEAT"))
     deleted, _ = OpenSocket.objects.filter(renewed_at__lt=now - expiry).delete()
     return deleted
+
+
+@receiver(account_news)
+def tell_open_sockets(sender: Any, user_id: int, **kwargs: Any) -> None:
+    """Tell each open socket of the user, on whatever process, that the account
+    changed (``accounts.socket_news``)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    expiry = timedelta(seconds=3 * setting("GAMES_SOCKET_HEARTBEAT"))
+    channels = OpenSocket.objects.filter(
+        user_id=user_id, renewed_at__gte=timezone.now() - expiry
+    ).values_list("channel_name", flat=True)
+    for channel in channels:
+        try:
+            async_to_sync(layer.send)(channel, {"type": "account.changed"})
+        except Exception:  # The heartbeat's check closes the socket within a period.
+            logger.warning("could not tell a socket of user %s of an account change", user_id)
