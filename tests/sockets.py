@@ -54,6 +54,13 @@ def db(fn, *args, **kwargs):
     return fn(*args, **kwargs)
 
 
+# How long a test waits for the next frame it expects.  Generous: a frame that is
+# due arrives in milliseconds, and a loaded CI machine (two test processes beside
+# PostgreSQL and Redis) may stall one for seconds; a frame that never comes still
+# fails the test.
+FRAME_WAIT = 15.0
+
+
 class Socket:
     """One viewer's WebSocket, keeping every frame it received.
 
@@ -90,25 +97,25 @@ class Socket:
     async def send(self, data: Any) -> None:
         await self.comm.send_to(text_data=data if isinstance(data, str) else json.dumps(data))
 
-    async def receive(self, timeout: float = 5) -> str:
+    async def receive(self, timeout: float = FRAME_WAIT) -> str:
         frame = await self.comm.receive_from(timeout=timeout)
         self.frames.append(frame)
         return frame
 
-    async def until(self, predicate, timeout: float = 5) -> str:
+    async def until(self, predicate, timeout: float = FRAME_WAIT) -> str:
         while True:
             frame = await self.receive(timeout)
             if predicate(frame):
                 return frame
 
-    async def until_version(self, version: int, timeout: float = 5) -> str:
+    async def until_version(self, version: int, timeout: float = FRAME_WAIT) -> str:
         def reached(frame: str) -> bool:
             found = frame_version(frame)
             return found is not None and found >= version
 
         return await self.until(reached, timeout)
 
-    async def until_error(self, timeout: float = 5) -> str:
+    async def until_error(self, timeout: float = FRAME_WAIT) -> str:
         return await self.until(lambda f: ERROR in f, timeout)
 
     async def drain(self, quiet: float | None = None) -> None:
