@@ -43,6 +43,9 @@ run-cluster: $(STAMP)
 
 # Browser tests run in a pytest process of their own: Playwright's sync API
 # keeps an event loop running in its thread, which the asyncio tests can't share.
+# On PostgreSQL one test process holds many in-process sockets at once, each database
+# hop a pooled connection: the site's default pool of 10 ran dry under load.
+test: export DATABASE_POOL_MAX ?= 20
 test: $(STAMP)
 	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not browser" $(PYTEST_ARGS)
