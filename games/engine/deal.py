@@ -31,40 +31,10 @@ from .state import Deal, GameState
 _DECKS = {size: tuple(mask_to_codes(m)) for size, m in DECK_MASK.items()}
 
 
-def _shuffle_inline(rng: random.Random, x: list[str]) -> None:
-    # random.Random.shuffle with its _randbelow inlined: the same getrandbits calls, so
-    # the same order, without a Python call per card.
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-
-
-def _same_as_stdlib() -> bool:
-    for seed in range(20):
-        a, b = list(_DECKS[52]), list(_DECKS[52])
-        random.Random(seed).shuffle(a)
-        _shuffle_inline(random.Random(seed), b)
-        if a != b:
-            return False
-    return True
-
-
-# Checked once against this Python's own shuffle; any difference falls back to it.
-_INLINE_SHUFFLE_OK = _same_as_stdlib()
-
-
 def shuffled_deck(rules: Rules, rng: random.Random) -> list[str]:
-    """A fresh deck of the variant, shuffled with ``rng`` (the order ``rng.shuffle`` gives)."""
+    """A fresh deck of the variant, shuffled with ``rng``."""
     deck = list(_DECKS[rules.deck_size])
-    if rng.__class__ is random.Random and _INLINE_SHUFFLE_OK:
-        _shuffle_inline(rng, deck)
-    else:
-        rng.shuffle(deck)
+    rng.shuffle(deck)
     return deck
 
 

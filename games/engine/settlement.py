@@ -35,9 +35,6 @@ from .seats import (
 )
 from .state import GameState
 
-_tuple_new = tuple.__new__
-_code_of = CODES.__getitem__
-
 # Events that are plain values of a few small ints, shared instead of rebuilt every time.
 _BOUT_STARTED: dict[int, BoutStarted] = {}
 _DREW: dict[int, Drew] = {}
@@ -63,10 +60,7 @@ def start_bout(st: GameState, att: int) -> BoutStarted:
     st.attacker = att
     st.defender = d
     st.bout_limit = cap
-    out = st.out_mask
-    # eligible_attackers' own cache, read without the call: every bout starts here.
-    attackers = c.attackers_cache.get(out << 6 | att << 3 | d)
-    st.attackers_mask = attackers if attackers is not None else eligible_attackers(c, out, att, d)
+    st.attackers_mask = eligible_attackers(c, st.out_mask, att, d)
     st.phase = LEAD
     st.done_mask = 0
     st.joined_order = ()
@@ -125,34 +119,21 @@ def end_bout(st: GameState, ev: list[Event], beaten: bool) -> None:
     d = st.defender
     cards = st.table_mask
     hands = st.hands
-    attack_cards = st.attack_cards
-    # Events are built with tuple.__new__: a named tuple's own __new__ is a Python
-    # function, a frame per event on the hottest path.
+    on_table = tuple([CODES[i] for i in st.attack_cards + st.defence_cards if i >= 0])
     if beaten:
         st.discard_mask |= cards
-        # Every attack card is beaten, so every defence card is a real card.
-        on_table = tuple(map(_code_of, attack_cards + st.defence_cards))
-        ev.append(_tuple_new(BoutBeaten, (d, on_table)))
+        ev.append(BoutBeaten(d, on_table))
     else:
-        if st.beaten_count:
-            on_table = tuple([CODES[i] for i in attack_cards + st.defence_cards if i >= 0])
-        else:
-            on_table = tuple(map(_code_of, attack_cards))
         hands[d] |= cards
         st.known_cards[d] |= cards
         st.empty_mask &= ~(1 << d)
-        ev.append(_tuple_new(CardsTaken, (d, on_table)))
+        ev.append(CardsTaken(d, on_table))
     st.attack_cards = []
     st.defence_cards = []
     st.table_mask = st.table_ranks_mask = st.unbeaten_mask = 0
     st.attack_count = st.beaten_count = 0
     talon = st.talon
-    att = st.attacker
-    joined = st.joined_order
-    if len(joined) < 2 and (not joined or joined[0] == att):  # the usual bout, no call
-        order = [att, d]
-    else:
-        order = drawing_order(att, joined, d)
+    order = drawing_order(st.attacker, st.joined_order, d)
     if talon:
         hs = st.config.hand_size
         six = st.trump_six
@@ -177,7 +158,7 @@ def end_bout(st: GameState, ev: list[Event], beaten: bool) -> None:
             st.known_cards[s] |= BIT[st.trump_card]
             if six:
                 st.trump_drawer = s
-            ev.append(_tuple_new(Drew, (s, k, CODES[st.trump_card])))
+            ev.append(Drew(s, k, CODES[st.trump_card]))
             break
     if not talon:
         out = st.out_mask
