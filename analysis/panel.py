@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from games.engine import Action
 from games.models import Deal, Match
+from games.move_words import option_in_words
 from history.move_list import MoveMark
 from history.replay import Timeline, action_in_words, moves_in_words
 
@@ -35,14 +36,65 @@ def _outdated(row: DealAnalysis) -> bool:
     return row.status == DealAnalysis.Status.DONE and "chances" not in (row.result or {})
 
 
-def move_marks(review: Review | None) -> dict[int, MoveMark]:
-    """The mark of each judged move in the move list, by the replay step it leads to."""
+# How many of a decision's moves the review lists, best first (the one played is added).
+OPTIONS_SHOWN = 3
+
+
+def move_marks(review: Review | None, timeline: Timeline, seat: int | None) -> dict[int, MoveMark]:
+    """The mark of each judged move in the move list, by the replay step it leads to,
+    with the better move in words.  A seat view names only that seat's better moves:
+    another seat's would show cards it could not see."""
     if review is None:
         return {}
     return {
-        d.move + 1: MoveMark(d.judgement, d.symbol, d.label)  # type: ignore[arg-type]
+        d.move + 1: MoveMark(
+            d.judgement,  # type: ignore[arg-type]
+            d.symbol,
+            d.label,
+            option_in_words(d.best, timeline.game_at(d.step).view(d.seat))
+            if seat is None or d.seat == seat
+            else "",
+        )
         for d in review.judged
     }
+
+
+def step_options(
+    review: Review | None, timeline: Timeline, step: int, seat: int | None
+) -> list[dict[str, Any]]:
+    """The moves of the decision taken at ``step``, best first, each with the chance of
+    not being the fool it keeps (the one played always among them); [] without one."""
+    decision = review.decision_at(step) if review is not None else None
+    if decision is None or (seat is not None and decision.seat != seat):
+        return []
+    view = timeline.game_at(step).view(decision.seat)
+    ranked = decision.ranked()
+    shown = ranked[:OPTIONS_SHOWN]
+    played = next((move for move in ranked if move[0] == decision.action), None)
+    if played is not None and played not in shown:
+        shown.append(played)
+    return [
+        {
+            "words": option_in_words(action, view),
+            "value": value,
+            "is_played": action == decision.action,
+            "is_best": value >= decision.before,
+        }
+        for action, value in shown
+    ]
+
+
+def step_chances(
+    review: Review | None, step: int, seat: int | None, names: Sequence[str]
+) -> list[dict[str, Any]]:
+    """Each seat's chance of not being the fool at ``step`` (a seat view: that seat's)."""
+    if review is None or not 0 <= step < len(review.chances):
+        return []
+    return [
+        {"seat": number, "name": names[number], "value": value}
+        for number, value in enumerate(review.chances[step])
+        if seat is None or number == seat
+    ]
 
 
 def step_note(

@@ -83,7 +83,7 @@ def replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
             seat=seat,
             oob=partial,
             words=words,
-            marks=panel.move_marks(review),
+            marks=panel.move_marks(review, timeline, seat),
         )
     current = timeline.moves[step - 1] if step else None
     context = {
@@ -114,6 +114,8 @@ def replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
         "seat_choices": [(n, names.get(n, f"#{n}")) for n in range(players)],
         "speeds": SPEEDS,
         "note": panel.step_note(review, timeline, step, seat, name_list, url),
+        "options": panel.step_options(review, timeline, step, seat),
+        "chances_now": panel.step_chances(review, step, seat, name_list),
         "share_url": None if match.is_private else request.build_absolute_uri(url(step)),
     }
     if not partial:

@@ -75,6 +75,11 @@ class Judged:
     def symbol(self) -> str:
         return SYMBOLS.get(self.judgement or "", "")
 
+    def ranked(self) -> list[tuple[Action, float]]:
+        """Every legal move there with its chance, best first (ties keep the engine's order)."""
+        moves = [(Action.parse(text), value) for text, value in self.values.items()]
+        return sorted(moves, key=lambda move: -move[1])
+
     @property
     def label(self) -> str:
         return str(LABELS[self.judgement]) if self.judgement else ""
@@ -108,6 +113,10 @@ class Review:
     @property
     def by_move(self) -> dict[int, Judged]:
         return {d.move: d for d in self.decisions if d.judgement}
+
+    def decision_at(self, step: int) -> Judged | None:
+        """The decision taken at ``step``, judged or not (None: a forced move, or none)."""
+        return next((d for d in self.decisions if d.move == step), None)
 
     def mistakes_of(self, seat: int) -> list[Judged]:
         """The seat's mistakes and blunders, in the order they were made."""

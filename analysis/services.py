@@ -43,10 +43,13 @@ class Refused(Exception):
 
 
 def analysis_seats(deal: Deal) -> list[int]:
-    """Analyse the people at the table; a table of bots only gets every seat analysed."""
-    seats = list(Seat.objects.filter(match_id=deal.match_id).order_by("number"))
-    humans = [s.number for s in seats if s.user_id]
-    return humans or [s.number for s in seats]
+    """Every seat is analysed, bots included, as lichess judges both sides: a player
+    sees where the bot went wrong too, and the bot's accuracy beside their own."""
+    return list(
+        Seat.objects.filter(match_id=deal.match_id)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
 
 
 def start_analysis(deal: Deal, user: Any, ip: str | None = None) -> tuple[DealAnalysis, bool]:

@@ -13,6 +13,11 @@ urlpatterns = [
         name="deal_analysis",
     ),
     path(
+        "games/<id:match_id>/analysis/<id:deal_number>/accuracy/",
+        views.result_accuracy,
+        name="result_accuracy",
+    ),
+    path(
         "games/<id:match_id>/learn/<id:deal_number>/",
         views.learn,
         name="learn",

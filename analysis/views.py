@@ -224,3 +224,21 @@ def _feedback(decision: Any, data: Any, timeline: Any, names: list[str]) -> dict
         "best_value": decision.before,
         "was_played": tried == str(decision.action),
     }
+
+
+@login_required
+@require_GET
+def result_accuracy(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse:
+    """The asking player's accuracy in a finished deal, for the table's result panel
+    (204 while the deal has no finished analysis, or the asker no seat in it)."""
+    match, deal = _replayable(request, match_id, deal_number)
+    seat = Seat.objects.filter(match=match, user_id=request.user.pk).first()
+    review = panel.stored_review(deal, _names(match, match.players))[1]
+    player = (
+        next((p for p in review.players if seat is not None and p.seat == seat.number), None)
+        if review is not None
+        else None
+    )
+    if player is None or player.accuracy is None:
+        return HttpResponse(status=204)
+    return render(request, "analysis/result_accuracy.html", {"accuracy": player.accuracy})

@@ -216,3 +216,38 @@ def suggest_action(action: Action) -> str:
     if kind == "swap":
         return pgettext("advice", "Swap the trump six.")
     return pgettext("advice", "Resign.")
+
+
+def option_in_words(action: Action, view: Mapping[str, Any] | None = None) -> str:
+    """The move as one option among others, short and without the seat's name:
+    "beat 7♦ with Q♠" ("покрыть 7♦ дамой ♠"), "take", "throw in 7♣".
+
+    ``view`` is the engine's ``view()`` of the state before the move, as for
+    :func:`describe_action`: it tells a lead from a throw-in, and "done" from
+    "nothing more to throw in".
+    """
+    kind = action.kind
+    cards = action.cards
+    table = view.get("table") if view else None
+    if kind == "attack":
+        if table:
+            return pgettext("option", "throw in %(cards)s") % {"cards": cards_in_words(cards)}
+        return pgettext("option", "lead %(cards)s") % {"cards": cards_in_words(cards)}
+    if kind == "defend":
+        return pgettext("option", "beat %(attack)s with %(card)s") % {
+            "attack": card_in_words(cards[0]),
+            "card": beating_card_in_words(cards[1]),
+        }
+    if kind == "transfer":
+        return pgettext("option", "transfer with %(cards)s") % {"cards": cards_in_words(cards)}
+    if kind == "show":
+        return pgettext("option", "show the trump %(card)s") % {"card": card_in_words(cards[0])}
+    if kind == "take":
+        return pgettext("option", "take")
+    if kind == "done":
+        if view and view.get("phase") == "taking":
+            return pgettext("option", "throw in no more")
+        return pgettext("option", "done")
+    if kind == "swap":
+        return pgettext("option", "swap the trump six")
+    return pgettext("option", "resign")

@@ -27,6 +27,7 @@ class MoveMark(NamedTuple):
     kind: str  # "inaccuracy", "mistake" or "blunder": its colour class
     symbol: str  # "?!", "?" or "??"
     label: str  # its words, in the viewer's language
+    better: str = ""  # the better move in words, when the viewer may see it
 
 
 def step_url(base: str, deal: int, step: int, seat: int | None) -> str:
@@ -59,6 +60,7 @@ def move_list_html(
         "taken": escape(str(_("cards taken"))),
         "over": escape(str(_("game over"))),
     }
+    better = escape(str(_("better:")))
     parts = [
         '<ol id="move-list" class="move-list"',
         ' hx-swap-oob="true">' if oob else ">",
@@ -97,6 +99,8 @@ def move_list_html(
             parts.append(
                 f' <span class="judged-symbol" title="{escape(mark.label)}">{mark.symbol}</span>'
             )
+            if mark.better:
+                parts.append(f' <span class="move-better">{better} {escape(mark.better)}</span>')
         if move.game_over:
             parts.append(f' <span class="move-end">{labels["over"]}</span>')
         parts.append("</a></li>")

@@ -65,7 +65,36 @@
     document.querySelectorAll("[data-graph-step]").forEach(function (column) {
       column.classList.toggle("is-current", column.dataset.graphStep === step);
     });
+    showReadout(step);
   }
+
+  // The graph read aloud under it: the step pointed at (a mouse, a finger sliding over
+  // it), else the current one.  A column's title holds its move and every chance.
+  function graphText(step) {
+    const title = document.querySelector('[data-graph-step="' + step + '"] title');
+    return title ? title.textContent : "";
+  }
+  function showReadout(step) {
+    const readout = document.querySelector("[data-graph-readout]");
+    if (readout) readout.textContent = graphText(step);
+  }
+  function stepAt(graph, clientX) {
+    const box = graph.getBoundingClientRect();
+    const width = Number((graph.getAttribute("viewBox") || "0 0 600 0").split(" ")[2]);
+    const x = (clientX - box.left) * width / box.width;
+    const step = Math.round((x - Number(graph.dataset.x0)) / Number(graph.dataset.dx));
+    return Math.max(0, Math.min(last(), step));
+  }
+  ["pointermove", "pointerdown"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      const graph = event.target.closest && event.target.closest("[data-testid=eval-graph]");
+      if (graph) showReadout(stepAt(graph, event.clientX));
+    });
+  });
+  document.addEventListener("pointerout", function (event) {
+    const graph = event.target.closest && event.target.closest("[data-testid=eval-graph]");
+    if (graph && !(event.relatedTarget && graph.contains(event.relatedTarget))) showReadout(current());
+  });
 
   // A graph column is an SVG link, which htmx does not take over: swap the step here.
   document.addEventListener("click", function (event) {
