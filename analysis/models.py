@@ -74,3 +74,24 @@ class HintRequest(models.Model):
 
     def __str__(self) -> str:
         return f"hint {self.pk} for seat {self.seat} of match {self.match_id}"
+
+
+class PlayOn(models.Model):
+    """A table that goes on from a step of a finished deal ("play on from here")."""
+
+    match = models.OneToOneField(
+        "games.Match", on_delete=models.CASCADE, related_name="played_on_from"
+    )
+    # The deal it goes on from; its first ``step`` moves are the new deal's first moves.
+    deal = models.ForeignKey("games.Deal", on_delete=models.CASCADE, related_name="+")
+    step = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("game played on from a step")
+        verbose_name_plural = _("games played on from a step")
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} from deal {self.deal_id}, step {self.step}"

@@ -22,6 +22,8 @@ from history.move_list import move_list_html, step_url
 from history.views import deal_or_404, int_or_none, wants_partial
 
 from . import panel
+from .models import PlayOn
+from .play_on import default_seat, may_play_on
 
 SPEEDS = [(2000, "0.5×"), (1000, "1×"), (500, "2×"), (250, "4×")]
 
@@ -118,7 +120,9 @@ def replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
         "chances_now": panel.step_chances(review, step, seat, name_list),
         "share_url": None if match.is_private else request.build_absolute_uri(url(step)),
     }
+    context["play_on"] = play_on_form(request, match, deal, seats, timeline, step, seat, names)
     if not partial:
+        context["played_on_from"] = played_on_from(request, match)
         own_seat = next(
             (s.number for s in seats if s.user_id and s.user_id == request.user.pk), None
         )
@@ -137,6 +141,45 @@ def replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
             )
         )
     return context
+
+
+def play_on_form(
+    request: HttpRequest,
+    match,
+    deal,
+    seats: list[Seat],
+    timeline: replay_service.Timeline,
+    step: int,
+    seat: int | None,
+    names: dict[int, str],
+) -> dict | None:
+    """The "play on from here" form of a step, for a player who may use it there."""
+    if step >= timeline.last or not may_play_on(request.user, match, seats):
+        return None
+    position = timeline.game_at(step)
+    out = set(position.out_order)
+    choices = [(n, names.get(n, f"#{n}")) for n in range(timeline.players) if n not in out]
+    chosen = default_seat(request.user, seats, seat, [t.seat for t in position.to_act()])
+    return {
+        "url": reverse("analysis:play_on", args=[match.pk, deal.number]),
+        "choices": choices,
+        "seat": chosen if chosen not in out else choices[0][0],
+        "fixed": seat is not None,
+    }
+
+
+def played_on_from(request: HttpRequest, match) -> dict | None:
+    """Where a played-on game came from, linked when the viewer may see that replay."""
+    origin = PlayOn.objects.filter(match=match).select_related("deal__match").first()
+    if origin is None:
+        return None
+    source = origin.deal.match
+    url = None
+    if services.can_replay(request.user, source):
+        url = step_url(
+            reverse("history:replay", args=[source.pk]), origin.deal.number, origin.step, None
+        )
+    return {"match_id": source.pk, "step": origin.step, "url": url}
 
 
 def result_text(deal, names: dict[int, str]) -> str:

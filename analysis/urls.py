@@ -18,6 +18,11 @@ urlpatterns = [
         name="result_accuracy",
     ),
     path(
+        "games/<id:match_id>/play-on/<id:deal_number>/",
+        views.play_on,
+        name="play_on",
+    ),
+    path(
         "games/<id:match_id>/learn/<id:deal_number>/",
         views.learn,
         name="learn",

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,6 +17,7 @@ from games.move_words import suggest_action
 from history.replay import action_in_words
 
 from . import hints, panel, services
+from . import play_on as play_on_service
 from .review import verdict
 
 
@@ -242,3 +243,21 @@ def result_accuracy(request: HttpRequest, match_id: int, deal_number: int) -> Ht
     if player is None or player.accuracy is None:
         return HttpResponse(status=204)
     return render(request, "analysis/result_accuracy.html", {"accuracy": player.accuracy})
+
+
+@login_required
+@require_POST
+def play_on(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse:
+    """Open a new unrated table that continues the deal's step against the hard bot."""
+    try:
+        new = play_on_service.play_on(
+            request.user, match_id, deal_number, request.POST.get("step"), request.POST.get("seat")
+        )
+    except services.Refused as refused:
+        return render(
+            request,
+            "analysis/play_on_refused.html",
+            {"error": str(refused)},
+            status=refused.status,
+        )
+    return redirect("games:table", new.pk)

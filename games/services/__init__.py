@@ -24,6 +24,7 @@ from games.services.presence import release_dead_servers, seat_connected, seat_d
 from games.services.tables import (
     abort_match,
     create_match,
+    create_match_from_position,
     join_match,
     leave_match,
     start_match,
@@ -54,6 +55,7 @@ __all__ = [
     "apply_action",
     "collected_pushes",
     "create_match",
+    "create_match_from_position",
     "expire_deadlines",
     "group_name",
     "hide_chat_messages",

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from games.conf import setting
 from games.engine import Game, Rules
 from games.engine import Match as EngineMatch
-from games.models import BotLevel, Deal, Match, RuleVariant, Seat, SocketPresence
+from games.models import BotLevel, Deal, Match, Move, RuleVariant, Seat, SocketPresence
 from games.services.common import (
     ActionRefused,
     load_game,
@@ -96,6 +96,78 @@ def create_match(
             new_deal(match, seats, Game.new(rules, secrets.SystemRandom()), timezone.now())
         notify_lobby_changed()
         notify_seats_changed([creator.pk])
+    return match
+
+
+def create_match_from_position(
+    creator: Any,
+    variant: RuleVariant,
+    record: dict[str, Any],
+    seat: int,
+    *,
+    bot_level: str = BotLevel.HARD,
+    sources: Sequence[str] = (),
+) -> Match:
+    """Open an unrated private table that goes on from a position of another deal.
+
+    ``record`` is an engine record whose actions lead to the position (the deal's real
+    deck and moves); ``creator`` sits at ``seat`` and bots of ``bot_level`` take every
+    other seat.  The new deal stores those actions as its first moves (``sources[i]``
+    says who made move i: a player, a bot, a timer), so its record and replay are the
+    whole game, and each seat knows exactly what it knew at that point.
+    """
+    current = refuse_suspended(creator)
+    try:
+        game = Game.from_record({**record, "result": None})
+    except ValueError:
+        raise ActionRefused(_("That position cannot be played on."), code="position") from None
+    if game.is_over:
+        raise ActionRefused(_("The game is over at that step."), code="over")
+    if not isinstance(seat, int) or not 0 <= seat < game.players:
+        raise ActionRefused(_("There is no such seat."), code="seat")
+    if seat in game.out_order:
+        raise ActionRefused(_("That seat is already out at that step."), code="out")
+    if bot_level not in BotLevel.values:
+        raise ActionRefused(_("Unknown bot level."), code="bots")
+    teams = game.rules.team_of
+    with transaction.atomic():
+        match = Match.objects.create(
+            variant=variant,
+            players=game.players,
+            rules=game.rules.to_dict(),
+            creator=current,
+            is_private=True,
+            is_rated=False,
+            turn_seconds=variant.turn_seconds,
+            reconnect_seconds=variant.reconnect_seconds,
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                match=match,
+                number=number,
+                team=teams[number] if teams else None,
+                user=current if number == seat else None,
+                bot_level="" if number == seat else bot_level,
+                reconnect_budget_ms=match.reconnect_seconds * 1000,
+                disconnected_since=match.created_at if number == seat else None,
+            )
+            for number in range(game.players)
+        )
+        deal = new_deal(match, load_seats(match.pk), game, timezone.now())
+        Move.objects.bulk_create(
+            Move(
+                match=match,
+                deal=deal,
+                seq=number,
+                seat=action.seat,
+                action=str(action),
+                source=sources[number - 1] if number <= len(sources) else Move.Source.PLAYER,
+            )
+            for number, action in enumerate(game.history, start=1)
+        )
+        match.move_count = len(game.history)
+        match.save(update_fields=["move_count"])
+        notify_seats_changed([current.pk])
     return match
 
 
