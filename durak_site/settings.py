@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "history",
     "moderation",
     "analysis",
+    "puzzles",
 ]
 
 MIDDLEWARE = [

@@ -42,4 +42,5 @@ urlpatterns = [
     path("", include((history_routes, "history"))),
     path("", include("moderation.urls")),
     path("", include("analysis.urls")),
+    path("", include("puzzles.urls")),
 ]

@@ -8,7 +8,7 @@ Used by the tests, the ``seed_history`` command and the benchmark.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import Game, Rules
+from games.engine import Action, Game, Rules
 from games.engine import Match as EngineMatch
 from games.models import Deal, Match, Move, RuleVariant, Seat
 from games.services.play import record_deal
@@ -40,8 +40,11 @@ def create_match(
     is_private: bool = False,
     is_rated: bool = True,
     rules_overrides: dict[str, Any] | None = None,
+    creator: Any = None,
 ) -> Match:
-    """A match with one seat per entry of ``players``: a User, a username or a bot level."""
+    """A match with one seat per entry of ``players``: a User, a username or a bot level.
+
+    ``creator`` (a User) is needed when every seat is a bot."""
     if isinstance(variant, str):
         variant = RuleVariant.objects.get(slug=variant)
     rules = variant.rules_for(len(players)).to_dict()
@@ -55,7 +58,7 @@ def create_match(
             users.append(get_user(entry))
         else:
             users.append(entry)
-    creator = next(u for u in users if not isinstance(u, str))
+    creator = creator or next(u for u in users if not isinstance(u, str))
     match = Match.objects.create(
         variant=variant,
         players=len(players),
@@ -81,7 +84,10 @@ def create_match(
     return match
 
 
-def _choose(game: Game, rng: random.Random) -> Any:
+Chooser = Callable[[Game, random.Random], Action]
+
+
+def random_choice(game: Game, rng: random.Random) -> Action:
     actions = game.legal_actions()
     # Resigning is legal at any time; random play that resigns ends every game at once.
     playable = [a for a in actions if a.kind != "resign"] or actions
@@ -96,8 +102,10 @@ def play_deal(
     started_at: datetime | None = None,
     seconds_per_move: float = 2.0,
     send_signal: bool = True,
+    choose: Chooser = random_choice,
 ) -> tuple[Deal, Game]:
-    """Play one deal of ``match`` to the end with random legal moves and store it."""
+    """Play one deal of ``match`` to the end and store it; ``choose`` picks each move
+    (by default a random legal one)."""
     rules = Rules.from_dict(match.rules)
     engine_match = EngineMatch(rules, rng)
     if previous is not None:
@@ -110,7 +118,7 @@ def play_deal(
     moves = []
     bots = dict(Seat.objects.filter(match=match).values_list("number", "bot_level"))
     while not game.is_over:
-        action = _choose(game, rng)
+        action = choose(game, rng)
         game.apply(action)
         seq += 1
         moves.append(
@@ -175,16 +183,24 @@ def play_match(
     is_rated: bool = True,
     started_at: datetime | None = None,
     rules_overrides: dict[str, Any] | None = None,
+    creator: Any = None,
+    choose: Chooser = random_choice,
 ) -> Match:
-    """A finished match of ``deals`` deals, played at random from ``seed``."""
+    """A finished match of ``deals`` deals from ``seed``, each move picked by ``choose``
+    (by default at random)."""
     rng = random.Random(seed)
     match = create_match(
-        players, variant, is_private=is_private, is_rated=is_rated, rules_overrides=rules_overrides
+        players,
+        variant,
+        is_private=is_private,
+        is_rated=is_rated,
+        rules_overrides=rules_overrides,
+        creator=creator,
     )
     when = started_at or timezone.now()
     previous = None
     for _ in range(deals):
-        deal, previous = play_deal(match, rng, previous=previous, started_at=when)
+        deal, previous = play_deal(match, rng, previous=previous, started_at=when, choose=choose)
         when = deal.finished_at + timedelta(seconds=30)
     Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, finished_at=when)
     match.refresh_from_db()

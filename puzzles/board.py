@@ -1,0 +1,102 @@
+"""What a puzzle page shows: the position from the solver's seat, with the opponent's
+cards face up (they are known: see ``fairness_note``), and the moves in words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.engine import Action, Game
+from games.move_words import suggest_action
+
+from .models import Puzzle, PuzzleAttempt
+
+
+@dataclass(frozen=True)
+class Option:
+    text: str  # engine notation: the button's value, never shown
+    words: str
+    cards: tuple[str, ...]
+
+
+def option(text: str) -> Option:
+    action = Action.parse(text)
+    return Option(text, suggest_action(action), action.cards)
+
+
+def role_of(game: Game, seat: int) -> str:
+    if game.defender == seat:
+        return _("You defend.")
+    if game.table_mask:
+        return _("You attack: throw in or say done.")
+    return _("You attack: lead.")
+
+
+def goal_words(goal: str) -> str:
+    if goal == Puzzle.Goal.OUT_FIRST:
+        return _("Go out first: get rid of your cards while your opponent still holds some.")
+    return _("Don't be the fool: do not be left holding cards at the end.")
+
+
+def fairness_note(game: Game) -> str:
+    if game.talon_count:
+        return _(
+            "Only the face-up trump is left in the talon, so every other card you cannot "
+            "see is in your opponent's hand: it is shown face up."
+        )
+    return _(
+        "The talon is empty, so every card not in your hand, on the table or in the "
+        "discard pile is in your opponent's hand: it is shown face up."
+    )
+
+
+def verdict(attempt: PuzzleAttempt) -> dict[str, Any]:
+    """The answer's judgement in words: right or wrong, why, and every proven answer."""
+    puzzle = attempt.puzzle
+    out_first = puzzle.goal == Puzzle.Goal.OUT_FIRST
+    if attempt.is_solved:
+        why = (
+            _("This move lets you go out first whatever your opponent does.")
+            if out_first
+            else _("This move keeps you from being the fool whatever your opponent does.")
+        )
+    else:
+        why = (
+            _("After this move your opponent can keep you from going out first.")
+            if out_first
+            else _("After this move your opponent can make you the fool, whatever you do.")
+        )
+    return {
+        "solved": attempt.is_solved,
+        "tried": option(attempt.action),
+        "why": why,
+        "answers": [option(text) for text in puzzle.answers],
+        "played": option(puzzle.played),
+        "change": round(attempt.rating_change or 0),
+        "rating": round(attempt.rating_after or 0),
+    }
+
+
+def board(attempt: PuzzleAttempt) -> dict[str, Any]:
+    """The template's context for one attempt's puzzle."""
+    puzzle = attempt.puzzle
+    game = Game.from_snapshot(puzzle.position)
+    seat = puzzle.seat
+    opponent = next(s for s in range(game.players) if s != seat and s not in game.out_order)
+    return {
+        "attempt": attempt,
+        "puzzle": puzzle,
+        "goal": goal_words(puzzle.goal),
+        "role": role_of(game, seat),
+        "fairness": fairness_note(game),
+        "hand": game.hand(seat),
+        "opponent_hand": game.hand(opponent),
+        "table": game.table(),
+        "trump": game.trump,
+        "talon": game.talon_count,
+        "discard": bin(game.discard_mask).count("1"),
+        "options": [option(text) for text in puzzle.options],
+        "verdict": verdict(attempt) if attempt.is_answered else None,
+    }

@@ -1,0 +1,118 @@
+"""Choosing a player's next puzzle and judging an answer: the one place that writes
+attempts and puzzle ratings (a view only calls these)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Abs
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import Action
+from history import glicko2
+
+from .models import Puzzle, PuzzleAttempt, PuzzleRating
+
+# The next puzzle is drawn at random among the unsolved ones this close to the
+# player's puzzle rating; with none that close, the nearest one.
+NEAR = 150.0
+NEAREST_FEW = 5
+
+
+class Refused(Exception):
+    """An answer the puzzle does not accept; ``status`` is the HTTP code."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def rating_of(user: Any) -> PuzzleRating:
+    row, _ = PuzzleRating.objects.get_or_create(user=user)
+    return row
+
+
+def open_attempt(user: Any) -> PuzzleAttempt | None:
+    """The player's unanswered attempt, or a new one at a puzzle near their rating
+    (None when they have tried every puzzle there is).
+
+    An unanswered attempt is shown again until answered, so reloading the page never
+    skips a hard puzzle for free.
+    """
+    with transaction.atomic():
+        rating = PuzzleRating.objects.select_for_update().get(pk=rating_of(user).pk)
+        waiting = PuzzleAttempt.objects.filter(user=user, answered_at__isnull=True).first()
+        if waiting is not None:
+            return waiting
+        untried = Puzzle.objects.exclude(attempt_rows__user=user)
+        near = untried.filter(
+            rating__gte=rating.rating - NEAR, rating__lte=rating.rating + NEAR
+        ).order_by("?")
+        puzzle = near.first() or (
+            untried.annotate(distance=Abs(F("rating") - rating.rating))
+            .order_by("distance")[:NEAREST_FEW]
+            .first()
+        )
+        if puzzle is None:
+            return None
+        return PuzzleAttempt.objects.create(user=user, puzzle=puzzle)
+
+
+def answer(user: Any, puzzle_id: int, attempt_id: int, text: str) -> PuzzleAttempt:
+    """Judge the player's move ``text`` (engine notation, from the page's buttons) for
+    their attempt, and rate both sides; Refused, changing nothing, for an attempt that
+    is not theirs, is for another puzzle or was answered, or a move not legal there."""
+    with transaction.atomic():
+        attempt = (
+            PuzzleAttempt.objects.select_for_update()
+            .select_related("puzzle")
+            .filter(pk=attempt_id, user=user)
+            .first()
+        )
+        if attempt is None:
+            raise Refused(_("You have no such puzzle attempt."), status=404)
+        if attempt.puzzle_id != puzzle_id:
+            raise Refused(_("That attempt is for another puzzle."), status=400)
+        if attempt.is_answered:
+            raise Refused(_("You have already answered this puzzle."), status=409)
+        puzzle = Puzzle.objects.select_for_update().get(pk=puzzle_id)
+        try:
+            action = Action.parse(text)
+        except ValueError:
+            raise Refused(_("That is not a move."), status=400) from None
+        if str(action) not in puzzle.options:
+            raise Refused(_("That move is not possible in this position."), status=400)
+        rating = PuzzleRating.objects.select_for_update().get(pk=rating_of(user).pk)
+        solved = str(action) in puzzle.answers
+        player_before, puzzle_before = rating.player, puzzle.player
+        player_after = glicko2.rate(
+            player_before,
+            [glicko2.Outcome(puzzle_before, 1.0 if solved else 0.0)],
+            min_rd=glicko2.MIN_RD,
+        )
+        puzzle_after = glicko2.rate(
+            puzzle_before,
+            [glicko2.Outcome(player_before, 0.0 if solved else 1.0)],
+            min_rd=glicko2.MIN_RD,
+        )
+        attempt.answered_at = timezone.now()
+        attempt.action = str(action)
+        attempt.is_solved = solved
+        attempt.rating_before = player_before.rating
+        attempt.rating_after = player_after.rating
+        attempt.puzzle_rating_before = puzzle_before.rating
+        attempt.puzzle_rating_after = puzzle_after.rating
+        attempt.save()
+        _store(rating, player_after, solved)
+        _store(puzzle, puzzle_after, solved)
+    return attempt
+
+
+def _store(row: PuzzleRating | Puzzle, after: glicko2.Player, solved: bool) -> None:
+    row.rating, row.rd, row.volatility = after.rating, after.rd, after.volatility
+    row.attempts += 1
+    row.solved += int(solved)
+    row.save()

@@ -1,0 +1,66 @@
+"""Puzzles are found in stored bot games, and every answer stands when solved again."""
+
+import pytest
+from django_tasks_db.models import DBTaskResult
+
+from games.bots.puzzles import NOT_FOOL, OUT_FIRST, goal_values
+from games.engine import Game
+from history.seeding import play_match
+from puzzles.generation import generate_for_deal, seed_puzzles
+from puzzles.models import Puzzle, PuzzleScan
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def seeded():
+    games, stored = seed_puzzles(4, seed=7)
+    assert games == 4
+    assert stored == Puzzle.objects.count() > 0
+    return list(Puzzle.objects.all())
+
+
+def test_every_seeded_puzzle_is_proven_again_by_the_solver(seeded):
+    for puzzle in seeded:
+        game = Game.from_snapshot(puzzle.position)
+        assert game.talon_count <= 1 and len(game.out_order) == game.players - 2
+        values = goal_values(game, puzzle.seat, puzzle.goal, max_nodes=None)
+        assert values is not None
+        winning = {str(a) for a, wins in values.items() if wins}
+        # Every winning move is accepted, and nothing else: no second winning answer refused.
+        assert winning == set(puzzle.answers)
+        assert {str(a) for a in values} == set(puzzle.options)
+        assert 0 < len(puzzle.answers) < len(puzzle.options)
+        if puzzle.goal == OUT_FIRST:
+            # Asked only where every move already avoids being the fool.
+            assert all(goal_values(game, puzzle.seat, NOT_FOOL, max_nodes=None).values())
+
+
+def test_a_deal_is_searched_once(seeded):
+    deal_id = seeded[0].deal_id
+    assert PuzzleScan.objects.filter(deal_id=deal_id).exists()
+    before = Puzzle.objects.count()
+    assert generate_for_deal(deal_id) == 0
+    assert Puzzle.objects.count() == before
+
+
+def test_a_position_is_stored_once_whatever_deal_finds_it(seeded):
+    hashes = list(Puzzle.objects.values_list("position_hash", flat=True))
+    assert len(hashes) == len(set(hashes))
+
+
+def test_a_finished_deal_queues_its_puzzle_search_after_commit(
+    settings, django_capture_on_commit_callbacks
+):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    with django_capture_on_commit_callbacks(execute=True):
+        match = play_match(["anna", "boris"], "classic", seed=3, is_rated=False)
+        assert not DBTaskResult.objects.exists()
+    deal = match.deals.get()
+    queued = DBTaskResult.objects.filter(task_path="puzzles.tasks.find_deal_puzzles")
+    assert [row.args_kwargs["args"] for row in queued] == [[deal.pk]]
+
+
+def test_an_unfinished_or_unknown_deal_gives_no_puzzle():
+    assert generate_for_deal(999_999) == 0
+    assert not PuzzleScan.objects.exists()
