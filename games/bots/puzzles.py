@@ -28,6 +28,8 @@ OUT_FIRST = "out_first"
 GOALS = (NOT_FOOL, OUT_FIRST)
 # Solver nodes per move judged: positions bigger than this are skipped, not guessed.
 MAX_NODES = 60_000
+# A position where most moves reach the goal is no puzzle: at least this share must miss.
+MIN_LOSING_SHARE = 0.5
 # Puzzles kept per deal beyond those at the swings a stored analysis found: the
 # endgame's positions follow one another and would repeat one idea.
 PER_DEAL = 2
@@ -83,8 +85,8 @@ def solve_position(
     game: Game, seat: int, max_nodes: int | None = MAX_NODES
 ) -> tuple[str, tuple[Action, ...]] | None:
     """The puzzle in this position for ``seat``: ``(goal, winning actions)``, or None
-    when it is no puzzle (not a solvable endgame, one option, every move wins or every
-    move loses, or the solver's budget ran out)."""
+    when it is no puzzle (not a solvable endgame, one option, every move loses, more
+    than ``1 - MIN_LOSING_SHARE`` of them win, or the solver's budget ran out)."""
     if not puzzle_rules(game) or not endgame.applicable(game) or fast.decider(game) != seat:
         return None
     if len(fast.legal(game, seat)) < 2:
@@ -97,6 +99,8 @@ def solve_position(
         if not winning:
             return None
         if len(winning) < len(values):
+            if len(winning) > (1 - MIN_LOSING_SHARE) * len(values):
+                return None
             return goal, winning
     return None
 

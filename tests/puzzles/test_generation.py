@@ -30,7 +30,7 @@ def test_every_seeded_puzzle_is_proven_again_by_the_solver(seeded):
         # Every winning move is accepted, and nothing else: no second winning answer refused.
         assert winning == set(puzzle.answers)
         assert {str(a) for a in values} == set(puzzle.options)
-        assert 0 < len(puzzle.answers) < len(puzzle.options)
+        assert 0 < len(puzzle.answers) <= len(puzzle.options) / 2
         if puzzle.goal == OUT_FIRST:
             # Asked only where every move already avoids being the fool.
             assert all(goal_values(game, puzzle.seat, NOT_FOOL, max_nodes=None).values())
