@@ -29,6 +29,7 @@ run: export DJANGO_COLLECTED_STATIC ?= 1
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput -v 0
+	$(BIN)/python manage.py seed_puzzles --if-empty --queue --games 30
 	@echo
 	@echo "  Durak Online is starting on http://$(HOST):$(PORT)/"
 	@echo "  Create an admin account with:  $(BIN)/python manage.py createsuperuser"

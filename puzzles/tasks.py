@@ -11,3 +11,11 @@ def find_deal_puzzles(deal_id: int) -> None:
     from puzzles import generation
 
     generation.generate_for_deal(deal_id)
+
+
+@task()
+def seed_from_bot_games(games: int, seed: int) -> None:
+    """Play ``games`` bot games and store their puzzles (``manage.py seed_puzzles --queue``)."""
+    from puzzles import generation
+
+    generation.seed_puzzles(games, seed)

@@ -1,6 +1,9 @@
 """Puzzles are found in stored bot games, and every answer stands when solved again."""
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
 from games.bots.puzzles import NOT_FOOL, OUT_FIRST, goal_values
@@ -64,3 +67,22 @@ def test_a_finished_deal_queues_its_puzzle_search_after_commit(
 def test_an_unfinished_or_unknown_deal_gives_no_puzzle():
     assert generate_for_deal(999_999) == 0
     assert not PuzzleScan.objects.exists()
+
+
+def test_the_seed_command_plays_bot_games_and_stores_their_puzzles():
+    out = StringIO()
+    call_command("seed_puzzles", "--games", "2", "--seed", "7", stdout=out)
+    stored = Puzzle.objects.count()
+    assert f"Played 2 games, stored {stored} new puzzles." in out.getvalue()
+    assert PuzzleScan.objects.count() == 2
+    call_command("seed_puzzles", "--games", "2", "--if-empty", stdout=out)
+    assert "The site has puzzles already." in out.getvalue()
+    assert PuzzleScan.objects.count() == 2
+
+
+def test_the_seed_command_can_leave_the_games_to_the_worker(settings):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    call_command("seed_puzzles", "--games", "3", "--queue", "--if-empty", stdout=StringIO())
+    queued = DBTaskResult.objects.get(task_path="puzzles.tasks.seed_from_bot_games")
+    assert queued.args_kwargs["args"] == [3, 0]
+    assert not Puzzle.objects.exists()

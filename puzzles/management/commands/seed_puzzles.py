@@ -2,6 +2,7 @@ from django.core.management.base import BaseCommand
 
 from puzzles.generation import seed_puzzles
 from puzzles.models import Puzzle
+from puzzles.tasks import seed_from_bot_games
 
 
 class Command(BaseCommand):
@@ -16,10 +17,19 @@ class Command(BaseCommand):
         parser.add_argument(
             "--if-empty", action="store_true", help="do nothing when the site has puzzles already"
         )
+        parser.add_argument(
+            "--queue",
+            action="store_true",
+            help="leave the work to the task worker instead of doing it now",
+        )
 
     def handle(self, *args, **options):
         if options["if_empty"] and Puzzle.objects.exists():
             self.stdout.write("The site has puzzles already.")
+            return
+        if options["queue"]:
+            seed_from_bot_games.enqueue(options["games"], options["seed"])
+            self.stdout.write(f"Queued {options['games']} bot games for puzzles.")
             return
         games, stored = seed_puzzles(options["games"], options["seed"])
         self.stdout.write(f"Played {games} games, stored {stored} new puzzles.")
