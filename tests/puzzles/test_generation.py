@@ -1,15 +1,18 @@
 """Puzzles are found in stored bot games, and every answer stands when solved again."""
 
+import random
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
-from games.bots.puzzles import NOT_FOOL, OUT_FIRST, goal_values
-from games.engine import Game
+from analysis.models import DealAnalysis
+from games.bots.play import play_game
+from games.bots.puzzles import NOT_FOOL, OUT_FIRST, find_puzzles, goal_values
+from games.engine import Game, Rules
 from history.seeding import play_match
-from puzzles.generation import generate_for_deal, seed_puzzles
+from puzzles.generation import generate_for_deal, seed_puzzles, swing_moves
 from puzzles.models import Puzzle, PuzzleScan
 
 pytestmark = pytest.mark.django_db
@@ -86,3 +89,26 @@ def test_the_seed_command_can_leave_the_games_to_the_worker(settings):
     queued = DBTaskResult.objects.get(task_path="puzzles.tasks.seed_from_bot_games")
     assert queued.args_kwargs["args"] == [3, 0]
     assert not Puzzle.objects.exists()
+
+
+def test_a_proven_position_at_an_analysed_swing_is_kept_beyond_the_deals_share():
+    game = Game.new(Rules(players=2), 1)
+    play_game(game, ["medium", "medium"], random.Random(1))
+    record = game.to_record()
+    proven = find_puzzles(record)
+    assert proven
+    assert find_puzzles(record, per_deal=0) == []
+    kept = find_puzzles(record, swing_moves=[proven[0].move], per_deal=0)
+    assert [p.move for p in kept] == [proven[0].move]
+
+
+def test_the_swings_are_read_from_the_deals_stored_analysis():
+    match = play_match(["anna", "boris"], "classic", seed=3, is_rated=False)
+    deal = match.deals.get()
+    assert swing_moves(deal) == []
+    DealAnalysis.objects.create(
+        deal=deal,
+        status=DealAnalysis.Status.DONE,
+        result={"decisions": [{"move": 4, "loss": 35.0}, {"move": 9, "loss": 5.0}]},
+    )
+    assert swing_moves(deal) == [4]
