@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -13,12 +11,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.ratelimit import client_ip
 from games.engine import Action
 from games.models import Deal, Match, Seat
-from games.move_words import suggest_action
 from history.replay import action_in_words
 
 from . import hints, panel, services
+from . import learn as learning
 from . import play_on as play_on_service
-from .review import verdict
 
 
 @login_required
@@ -160,14 +157,16 @@ def learn(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse
         0, min(_int(request.GET.get("n") or request.POST.get("n")) or 0, len(mistakes) - 1)
     )
     decision = mistakes[number]
+    # The position as this seat saw it: the engine's own view of the seat.
+    view = timeline.game_at(decision.step).view(seat.number)
     feedback = None
     if request.method == "POST":
-        feedback = _feedback(decision, request.POST, timeline, names)
-        if feedback is None:
+        try:
+            feedback = learning.judge_try(decision, request.POST, view, names)
+        except learning.NotAMove:
             return HttpResponse(_("That is not a move you could play there."), status=400)
-    # The position as this seat saw it: the engine's own view of the seat.
     state = step_state(timeline, decision.step, seat.number)
-    options = list(decision.values)  # in the engine's order of legal actions
+    playable = learning.playable_cards(decision)
     base = reverse("analysis:learn", args=[match.pk, deal.number])
     context = {
         "match": match,
@@ -183,16 +182,9 @@ def learn(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse
             for s in range(timeline.players)
             if s != seat.number
         ],
-        "hand": state["hands"][seat.number],
+        "hand": [{"code": c, "playable": c in playable} for c in state["hands"][seat.number]],
+        "cardless": learning.cardless_moves(decision, view),
         "played": action_in_words(timeline, decision.step, decision.action, names),
-        "options": [
-            {
-                "text": text,
-                "words": suggest_action(Action.parse(text)),
-                "cards": panel.hand_cards(Action.parse(text)),
-            }
-            for text in options
-        ],
         "feedback": feedback,
         "url": f"{base}?n={number}",
         "next_url": f"{base}?n={number + 1}" if number + 1 < len(mistakes) else None,
@@ -203,28 +195,6 @@ def learn(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse
     if request.htmx and not request.htmx.boosted:
         template += "#learn-puzzle"
     return render(request, template, context)
-
-
-def _feedback(decision: Any, data: Any, timeline: Any, names: list[str]) -> dict | None:
-    if data.get("answer"):
-        return {
-            "answer": True,
-            "best": action_in_words(timeline, decision.step, decision.best, names),
-            "best_cards": " ".join(panel.hand_cards(decision.best)),
-            "value": decision.before,
-        }
-    tried = data.get("action", "")
-    if tried not in decision.values:
-        return None
-    good, value = verdict(decision, tried)
-    return {
-        "tried": tried,
-        "words": action_in_words(timeline, decision.step, Action.parse(tried), names),
-        "good": good,
-        "value": value,
-        "best_value": decision.before,
-        "was_played": tried == str(decision.action),
-    }
 
 
 @login_required

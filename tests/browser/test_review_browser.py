@@ -7,7 +7,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from playwright.sync_api import expect
 
+from analysis.panel import hand_cards
 from analysis.review import build_review
+from games.engine import Action
 from tests.analysis.conftest import IMMEDIATE
 from tests.analysis.helpers import analysed_match
 
@@ -36,6 +38,18 @@ def _counter(page, text):
     page.wait_for_function(
         "t => document.querySelector('[data-testid=replay-step]').innerText.startsWith(t)", arg=text
     )
+
+
+def play_in_learning(page, decision, action) -> None:
+    """Play ``action`` as a player does: its card, then which way when it goes several."""
+    cards = hand_cards(action)
+    if not cards:
+        page.locator(f'[data-testid=learn-move][value="{action}"]').click()
+        return
+    page.locator(f'[data-testid=learn-card][value="{cards[0]}"]').click()
+    ways = [a for a in decision.values if cards[0] in hand_cards(Action.parse(a))]
+    if len(ways) > 1:
+        page.locator(f'[data-testid=learn-ways] [value="{action}"]').click()
 
 
 def test_click_a_graph_point_then_a_mistake_then_retry_it(browser, live_server_url, quick_analyses):
@@ -80,11 +94,11 @@ def test_click_a_graph_point_then_a_mistake_then_retry_it(browser, live_server_u
     # Learn from a mistake of one's own: a wrong try, a retry, then the best move.
     page.get_by_test_id("learn-link").click()
     mistake = review.mistakes_of(seat)[0]
-    page.locator(f'[data-testid=learn-option][value="{mistake.action}"]').click()
+    play_in_learning(page, mistake, mistake.action)
     expect(page.locator(".learn-bad")).to_contain_text("That is the move you played.")
     page.get_by_test_id("learn-retry").click()
     expect(page.locator(".learn-bad")).to_have_count(0)
-    page.locator(f'[data-testid=learn-option][value="{mistake.best}"]').click()
+    play_in_learning(page, mistake, mistake.best)
     expect(page.locator(".learn-good")).to_be_visible()
     # Only the player's own cards were ever face up on this page.
     faces = page.eval_on_selector_all(
