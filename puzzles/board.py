@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.engine import Action, Game
-from games.move_words import suggest_action
+from games.move_words import describe_action, suggest_action
 
 from .models import Puzzle, PuzzleAttempt
 
@@ -52,8 +52,35 @@ def fairness_note(game: Game) -> str:
     )
 
 
-def verdict(attempt: PuzzleAttempt) -> dict[str, Any]:
-    """The answer's judgement in words: right or wrong, why, and every proven answer."""
+def reply_words(game: Game, action: Action, seat: int) -> str:
+    """A move played for the player's side of the puzzle: the opponent's reply as a
+    sentence, the player's own forced move as the advice it follows."""
+    if action.seat == seat:
+        return _("Your only move: %(move)s") % {"move": suggest_action(action)}
+    return describe_action(action, {action.seat: _("Your opponent")}, view=game.view(None))
+
+
+def position_after(puzzle: Puzzle, moves: list[str]) -> tuple[Game, list[str]]:
+    """The position after the player's right ``moves`` and the replies to each, and the
+    replies to the last of them in words."""
+    game = Game.from_snapshot(puzzle.position)
+    replies: list[str] = []
+    step = puzzle.line
+    for move in moves:
+        game.apply(move)
+        following = step["next"][move]
+        replies = []
+        for text in following["replies"]:
+            action = Action.parse(text)
+            replies.append(reply_words(game, action, puzzle.seat))
+            game.apply(action)
+        step = following["step"]
+    return game, replies
+
+
+def verdict(attempt: PuzzleAttempt, step: dict[str, Any]) -> dict[str, Any]:
+    """The finished attempt's judgement in words: right or wrong, why, and every proven
+    answer at the decision it ended on (``step``)."""
     puzzle = attempt.puzzle
     out_first = puzzle.goal == Puzzle.Goal.OUT_FIRST
     if attempt.is_solved:
@@ -72,17 +99,21 @@ def verdict(attempt: PuzzleAttempt) -> dict[str, Any]:
         "solved": attempt.is_solved,
         "tried": option(attempt.action),
         "why": why,
-        "answers": [option(text) for text in puzzle.answers],
-        "played": option(puzzle.played),
+        "answers": [option(text) for text in step["answers"]],
+        # The game's own move was made at the puzzle's first decision only.
+        "played": option(puzzle.played) if len(attempt.path) == 1 else None,
         "change": round(attempt.rating_change or 0),
-        "rating": round(attempt.rating_after or 0),
     }
 
 
 def board(attempt: PuzzleAttempt) -> dict[str, Any]:
-    """The template's context for one attempt's puzzle."""
+    """The template's context for one attempt: the decision it stands at (the one it
+    ended on, once finished)."""
     puzzle = attempt.puzzle
-    game = Game.from_snapshot(puzzle.position)
+    moves = attempt.path[:-1] if attempt.is_answered else attempt.path
+    game, replies = position_after(puzzle, moves)
+    step = puzzle.step_after(moves)
+    assert step is not None, "an attempt stands at, or ended on, a decision of the line"
     seat = puzzle.seat
     opponent = next(s for s in range(game.players) if s != seat and s not in game.out_order)
     return {
@@ -97,6 +128,8 @@ def board(attempt: PuzzleAttempt) -> dict[str, Any]:
         "trump": game.trump,
         "talon": game.talon_count,
         "discard": bin(game.discard_mask).count("1"),
-        "options": [option(text) for text in puzzle.options],
-        "verdict": verdict(attempt) if attempt.is_answered else None,
+        "options": [option(text) for text in step["options"]],
+        "moves_done": len(moves),
+        "replies": replies,
+        "verdict": verdict(attempt, step) if attempt.is_answered else None,
     }

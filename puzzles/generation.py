@@ -81,6 +81,8 @@ def generate_for_deal(deal_id: int) -> int:
                     position_hash=digest,
                     answers=list(puzzle.answers),
                     options=list(puzzle.options),
+                    line=puzzle.line,
+                    player_moves=puzzle.player_moves,
                     played=puzzle.played,
                     from_swing=puzzle.swing,
                     rating=prior_rating(puzzle),

@@ -29,9 +29,15 @@ class Puzzle(models.Model):
     position = models.JSONField()
     # Equal for two puzzles of the same position, seat and goal: each is stored once.
     position_hash = models.CharField(max_length=64, unique=True)
-    # Engine notation, never shown: every move that reaches the goal, and every legal one.
+    # Engine notation, never shown: every first move that reaches the goal, every legal
+    # one, and the whole line (games.bots.puzzles.step_data: each decision's options
+    # and answers, and after each answer the replies played and the next decision).
     answers = models.JSONField()
     options = models.JSONField()
+    line = models.JSONField()
+    player_moves = models.PositiveSmallIntegerField(
+        default=1, help_text=_("The solver's moves on the longest branch of the line.")
+    )
     played = models.CharField(
         max_length=64, help_text=_("The move played at this point of the game.")
     )
@@ -56,6 +62,13 @@ class Puzzle(models.Model):
     @property
     def player(self) -> glicko2.Player:
         return glicko2.Player(self.rating, self.rd, self.volatility)
+
+    def step_after(self, moves: list[str]) -> dict | None:
+        """The line's decision after the player's right ``moves`` (None past its end)."""
+        step = self.line
+        for move in moves:
+            step = step["next"][move]["step"]
+        return step
 
 
 class PuzzleRating(models.Model):
@@ -90,6 +103,8 @@ class PuzzleAttempt(models.Model):
     puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempt_rows")
     created_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
+    # The player's moves so far (engine notation), right ones then maybe a wrong last one.
+    path = models.JSONField(default=list, blank=True)
     action = models.CharField(max_length=64, blank=True)
     is_solved = models.BooleanField(null=True)
     rating_before = models.FloatField(null=True, blank=True)

@@ -62,9 +62,14 @@ def open_attempt(user: Any) -> PuzzleAttempt | None:
 
 
 def answer(user: Any, puzzle_id: int, attempt_id: int, text: str) -> PuzzleAttempt:
-    """Judge the player's move ``text`` (engine notation, from the page's buttons) for
-    their attempt, and rate both sides; Refused, changing nothing, for an attempt that
-    is not theirs, is for another puzzle or was answered, or a move not legal there."""
+    """Judge the player's move ``text`` (engine notation, from the page's buttons) at
+    their attempt's current decision.
+
+    A right move with more of the line after it leaves the attempt open at the next
+    decision; a wrong move, or a right one that ends the line, finishes it and rates
+    both sides.  Refused, changing nothing, for an attempt that is not theirs, is for
+    another puzzle or is finished, or a move not legal at that decision.
+    """
     with transaction.atomic():
         attempt = (
             PuzzleAttempt.objects.select_for_update()
@@ -79,36 +84,46 @@ def answer(user: Any, puzzle_id: int, attempt_id: int, text: str) -> PuzzleAttem
         if attempt.is_answered:
             raise Refused(_("You have already answered this puzzle."), status=409)
         puzzle = Puzzle.objects.select_for_update().get(pk=puzzle_id)
+        step = puzzle.step_after(attempt.path)
+        assert step is not None, "an open attempt stands at a decision of the line"
         try:
-            action = Action.parse(text)
+            move = str(Action.parse(text))
         except ValueError:
             raise Refused(_("That is not a move."), status=400) from None
-        if str(action) not in puzzle.options:
+        if move not in step["options"]:
             raise Refused(_("That move is not possible in this position."), status=400)
-        rating = PuzzleRating.objects.select_for_update().get(pk=rating_of(user).pk)
-        solved = str(action) in puzzle.answers
-        player_before, puzzle_before = rating.player, puzzle.player
-        player_after = glicko2.rate(
-            player_before,
-            [glicko2.Outcome(puzzle_before, 1.0 if solved else 0.0)],
-            min_rd=glicko2.MIN_RD,
-        )
-        puzzle_after = glicko2.rate(
-            puzzle_before,
-            [glicko2.Outcome(player_before, 0.0 if solved else 1.0)],
-            min_rd=glicko2.MIN_RD,
-        )
-        attempt.answered_at = timezone.now()
-        attempt.action = str(action)
-        attempt.is_solved = solved
-        attempt.rating_before = player_before.rating
-        attempt.rating_after = player_after.rating
-        attempt.puzzle_rating_before = puzzle_before.rating
-        attempt.puzzle_rating_after = puzzle_after.rating
-        attempt.save()
-        _store(rating, player_after, solved)
-        _store(puzzle, puzzle_after, solved)
+        attempt.path = [*attempt.path, move]
+        solved = move in step["answers"]
+        if solved and step["next"][move]["step"] is not None:
+            attempt.save(update_fields=["path"])
+            return attempt
+        _finish(attempt, puzzle, move, solved)
     return attempt
+
+
+def _finish(attempt: PuzzleAttempt, puzzle: Puzzle, move: str, solved: bool) -> None:
+    rating = PuzzleRating.objects.select_for_update().get(pk=rating_of(attempt.user).pk)
+    player_before, puzzle_before = rating.player, puzzle.player
+    player_after = glicko2.rate(
+        player_before,
+        [glicko2.Outcome(puzzle_before, 1.0 if solved else 0.0)],
+        min_rd=glicko2.MIN_RD,
+    )
+    puzzle_after = glicko2.rate(
+        puzzle_before,
+        [glicko2.Outcome(player_before, 0.0 if solved else 1.0)],
+        min_rd=glicko2.MIN_RD,
+    )
+    attempt.answered_at = timezone.now()
+    attempt.action = move
+    attempt.is_solved = solved
+    attempt.rating_before = player_before.rating
+    attempt.rating_after = player_after.rating
+    attempt.puzzle_rating_before = puzzle_before.rating
+    attempt.puzzle_rating_after = puzzle_after.rating
+    attempt.save()
+    _store(rating, player_after, solved)
+    _store(puzzle, puzzle_after, solved)
 
 
 def _store(row: PuzzleRating | Puzzle, after: glicko2.Player, solved: bool) -> None:

@@ -11,15 +11,25 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from puzzles.models import PuzzleAttempt, PuzzleRating
-from tests.puzzles.helpers import stored_puzzle
+from tests.puzzles.helpers import puzzle_of, right_line
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 WORDS = {
-    "en": {"nav": "Puzzles", "rating": "Your puzzle rating: 1500", "right": "Right!"},
-    "ru": {"nav": "Задачи", "rating": "Ваш рейтинг в задачах: 1500", "right": "Верно!"},
+    "en": {
+        "nav": "Puzzles",
+        "rating": "Your puzzle rating: 1500",
+        "right": "Right!",
+        "keep": "Keep going.",
+    },
+    "ru": {
+        "nav": "Задачи",
+        "rating": "Ваш рейтинг в задачах: 1500",
+        "right": "Верно!",
+        "keep": "Продолжайте.",
+    },
 }
 
 
@@ -29,7 +39,8 @@ WORDS = {
 def test_a_player_solves_a_puzzle_and_their_puzzle_rating_rises(
     browser, live_server_url, language, device
 ):
-    puzzle = stored_puzzle()
+    # Two moves: the opponent's reply is played between them.
+    puzzle = puzzle_of(moves=2)
     user = get_user_model().objects.create(username="solver")
     client = Client()
     client.force_login(user)
@@ -48,11 +59,14 @@ def test_a_player_solves_a_puzzle_and_their_puzzle_rating_rises(
     expect(page.get_by_test_id("puzzle-rating")).to_have_text(words["rating"])
     # The position is shown with both hands face up: every card is known.
     expect(page.locator('[data-zone="opponent-hand"] [data-card]').first).to_be_visible()
-    answer = page.locator(f'[data-testid=puzzle-option][value="{puzzle.answers[0]}"]')
-    answer.scroll_into_view_if_needed()
-    box = answer.bounding_box()
-    assert box is not None and box["x"] + box["width"] <= device["viewport"]["width"]
-    answer.click()
+    for number, move in enumerate(right_line(puzzle.line)):
+        if number:
+            expect(page.get_by_test_id("puzzle-progress")).to_contain_text(words["keep"])
+        answer = page.locator(f'[data-testid=puzzle-option][value="{move}"]')
+        answer.scroll_into_view_if_needed()
+        box = answer.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= device["viewport"]["width"]
+        answer.click()
 
     verdict = page.get_by_test_id("puzzle-verdict")
     expect(verdict).to_contain_text(words["right"])

@@ -17,9 +17,7 @@ def found_puzzles(seed: int = 1) -> list[FoundPuzzle]:
     return find_puzzles(game.to_record())
 
 
-def stored_puzzle(rating: float = 1500.0, seed: int = 1, index: int = 0) -> Puzzle:
-    """A puzzle row whose answer is a single move among several."""
-    found = found_puzzles(seed)[index]
+def store(found: FoundPuzzle, rating: float = 1500.0) -> Puzzle:
     return Puzzle.objects.create(
         move=found.move,
         seat=found.seat,
@@ -28,11 +26,36 @@ def stored_puzzle(rating: float = 1500.0, seed: int = 1, index: int = 0) -> Puzz
         position_hash=position_hash(found),
         answers=list(found.answers),
         options=list(found.options),
+        line=found.line,
+        player_moves=found.player_moves,
         played=found.played,
         from_swing=found.swing,
         rating=rating,
     )
 
 
-def wrong_move(puzzle: Puzzle) -> str:
-    return next(o for o in puzzle.options if o not in puzzle.answers)
+def stored_puzzle(rating: float = 1500.0, seed: int = 1, index: int = 0) -> Puzzle:
+    return store(found_puzzles(seed)[index], rating)
+
+
+def puzzle_of(moves: int) -> Puzzle:
+    """A stored puzzle whose line's first answer leads to exactly ``moves`` decisions."""
+    for seed in range(100):
+        for found in found_puzzles(seed):
+            if len(right_line(found.line)) == moves:
+                return store(found)
+    raise AssertionError(f"no puzzle of {moves} moves in 100 bot games")
+
+
+def right_line(step: dict | None) -> list[str]:
+    """The player's moves that solve the line, taking the first answer each time."""
+    moves = []
+    while step is not None:
+        move = step["answers"][0]
+        moves.append(move)
+        step = step["next"][move]["step"]
+    return moves
+
+
+def wrong_move(step: dict) -> str:
+    return next(o for o in step["options"] if o not in step["answers"])

@@ -12,7 +12,7 @@ from games.move_words import suggest_action
 from history.seeding import get_user
 from puzzles.models import PuzzleAttempt, PuzzleRating
 from puzzles.services import open_attempt
-from tests.puzzles.helpers import stored_puzzle, wrong_move
+from tests.puzzles.helpers import puzzle_of, right_line, stored_puzzle, wrong_move
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,13 @@ def _ratings(attempt):
 
 @pytest.fixture
 def attempt():
-    stored_puzzle()
+    puzzle_of(moves=1)
+    return open_attempt(get_user("anna"))
+
+
+@pytest.fixture
+def long_attempt():
+    puzzle_of(moves=2)
     return open_attempt(get_user("anna"))
 
 
@@ -69,6 +75,54 @@ def test_the_page_shows_the_goal_and_the_moves_in_words_in_russian(attempt):
             assert suggest_action(Action.parse(option)) in html
 
 
+def test_a_right_move_with_more_to_come_keeps_the_attempt_open(long_attempt):
+    before = _ratings(long_attempt)
+    first, second = right_line(long_attempt.puzzle.line)
+    client = _client(long_attempt.user)
+    response = client.post(_url(long_attempt), {"action": first}, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Right! Keep going." in html and "Your move 2" in html
+    assert _ratings(long_attempt) == before
+    # The next decision's moves are offered, the first decision's are gone.
+    step = long_attempt.puzzle.step_after([first])
+    assert f'value="{second}"' in html
+    assert all(f'value="{o}"' in html for o in step["options"])
+    client.post(_url(long_attempt), {"action": second})
+    after = _ratings(long_attempt)
+    assert after[0] > before[0] and after[1] == 1
+    long_attempt.refresh_from_db()
+    assert long_attempt.path == [first, second] and long_attempt.is_solved is True
+
+
+def test_a_wrong_second_move_fails_and_shows_that_decisions_answers(long_attempt):
+    before = _ratings(long_attempt)
+    first = right_line(long_attempt.puzzle.line)[0]
+    step = long_attempt.puzzle.step_after([first])
+    client = _client(long_attempt.user)
+    client.post(_url(long_attempt), {"action": first})
+    response = client.post(_url(long_attempt), {"action": wrong_move(step)}, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert "Not this one." in html
+    with translation.override("en"):
+        for answer in step["answers"]:
+            assert suggest_action(Action.parse(answer)) in html
+    after = _ratings(long_attempt)
+    assert after[0] < before[0] and after[2] > before[2]
+
+
+def test_a_move_of_an_earlier_decision_is_refused_later(long_attempt):
+    first = right_line(long_attempt.puzzle.line)[0]
+    client = _client(long_attempt.user)
+    client.post(_url(long_attempt), {"action": first})
+    before = _ratings(long_attempt)
+    response = client.post(_url(long_attempt), {"action": first})
+    assert response.status_code == 400
+    assert _ratings(long_attempt) == before
+    long_attempt.refresh_from_db()
+    assert long_attempt.path == [first]
+
+
 def test_a_right_answer_raises_the_players_rating_and_lowers_the_puzzles(attempt):
     before = _ratings(attempt)
     response = _client(attempt.user).post(_url(attempt), {"action": attempt.puzzle.answers[0]})
@@ -84,7 +138,7 @@ def test_a_wrong_answer_lowers_the_players_rating_and_shows_the_answer(attempt):
     before = _ratings(attempt)
     client = _client(attempt.user)
     response = client.post(
-        _url(attempt), {"action": wrong_move(attempt.puzzle)}, HTTP_HX_REQUEST="true"
+        _url(attempt), {"action": wrong_move(attempt.puzzle.line)}, HTTP_HX_REQUEST="true"
     )
     assert response.status_code == 200
     assert "Not this one." in response.content.decode()
@@ -116,7 +170,7 @@ def test_a_forged_answer_is_refused_and_changes_nothing(attempt, forge):
 
 def test_a_second_answer_is_refused_and_changes_nothing(attempt):
     client = _client(attempt.user)
-    client.post(_url(attempt), {"action": wrong_move(attempt.puzzle)})
+    client.post(_url(attempt), {"action": wrong_move(attempt.puzzle.line)})
     before = _ratings(attempt)
     response = client.post(_url(attempt), {"action": attempt.puzzle.answers[0]})
     assert response.status_code == 409

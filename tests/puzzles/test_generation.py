@@ -9,7 +9,7 @@ from django_tasks_db.models import DBTaskResult
 
 from analysis.models import DealAnalysis
 from games.bots.play import play_game
-from games.bots.puzzles import NOT_FOOL, OUT_FIRST, find_puzzles, goal_values
+from games.bots.puzzles import MAX_PLAYER_MOVES, NOT_FOOL, OUT_FIRST, find_puzzles, goal_values
 from games.engine import Game, Rules
 from history.seeding import play_match
 from puzzles.generation import generate_for_deal, seed_puzzles, swing_moves
@@ -26,20 +26,41 @@ def seeded():
     return list(Puzzle.objects.all())
 
 
+def check_step(game, seat, goal, step, depth=1):
+    """Every decision of the line is proven again from its position: its answers are
+    exactly the moves that reach the goal, and the replies after each are legal."""
+    assert game.talon_count <= 1 and len(game.out_order) == game.players - 2
+    values = goal_values(game, seat, goal, max_nodes=None)
+    assert values is not None
+    winning = {str(a) for a, wins in values.items() if wins}
+    # Every winning move is accepted, and nothing else: no second winning answer refused.
+    assert winning == set(step["answers"])
+    assert {str(a) for a in values} == set(step["options"])
+    assert 0 < len(step["answers"]) <= len(step["options"]) / 2
+    assert set(step["next"]) == winning
+    checked = 1
+    for answer, following in step["next"].items():
+        after = game.copy()
+        after.apply(answer)
+        for reply in following["replies"]:
+            after.apply(reply)  # IllegalAction if a stored reply were not legal
+        if following["step"] is not None:
+            assert depth < MAX_PLAYER_MOVES
+            checked += check_step(after, seat, goal, following["step"], depth + 1)
+    return checked
+
+
 def test_every_seeded_puzzle_is_proven_again_by_the_solver(seeded):
+    steps = 0
     for puzzle in seeded:
         game = Game.from_snapshot(puzzle.position)
-        assert game.talon_count <= 1 and len(game.out_order) == game.players - 2
-        values = goal_values(game, puzzle.seat, puzzle.goal, max_nodes=None)
-        assert values is not None
-        winning = {str(a) for a, wins in values.items() if wins}
-        # Every winning move is accepted, and nothing else: no second winning answer refused.
-        assert winning == set(puzzle.answers)
-        assert {str(a) for a in values} == set(puzzle.options)
-        assert 0 < len(puzzle.answers) <= len(puzzle.options) / 2
+        assert puzzle.line["answers"] == puzzle.answers
+        steps += check_step(game, puzzle.seat, puzzle.goal, puzzle.line)
         if puzzle.goal == OUT_FIRST:
             # Asked only where every move already avoids being the fool.
             assert all(goal_values(game, puzzle.seat, NOT_FOOL, max_nodes=None).values())
+    # The seeded set has puzzles of more than one move: their later decisions count too.
+    assert steps > len(seeded)
 
 
 def test_a_deal_is_searched_once(seeded):
