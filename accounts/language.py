@@ -8,12 +8,9 @@ choice: the language cookie, then ``Accept-Language``.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -25,8 +22,8 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts.ratelimit import count_one, window_is_full
+from accounts.socket_news import tell_open_sockets
 
-logger = logging.getLogger(__name__)
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
 
 
@@ -36,11 +33,6 @@ def stored_language(user: Any) -> str | None:
         return None
     language = getattr(user, "language", "")
     return language if language in LANGUAGE_CODES else None
-
-
-def user_group(user_id: int) -> str:
-    """The channel group of one user's open sockets, told when their language changes."""
-    return f"language-{user_id}"
 
 
 def language_for_scope(scope: dict[str, Any]) -> str:
@@ -109,15 +101,7 @@ def _safe_next(request: HttpRequest) -> str:
 def tell_sockets(user_id: int, language: str) -> None:
     """Open sockets of this user re-render in ``language`` (best effort: a socket that
     misses it still reads the stored language when it reconnects)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(
-            user_group(user_id), {"type": "language.changed", "language": language}
-        )
-    except Exception:  # The choice is saved; the push is best effort.
-        logger.warning("could not tell user %s's sockets of a language switch", user_id)
+    tell_open_sockets(user_id, {"type": "language.changed", "language": language})
 
 
 class ViewerLanguageMixin:
@@ -130,14 +114,8 @@ class ViewerLanguageMixin:
     language: str = settings.LANGUAGE_CODE
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        user = self.scope.get("user")
-        user_id = user.pk if getattr(user, "is_authenticated", False) else None
         if message["type"] == "websocket.connect":
             self.language = language_for_scope(self.scope)
-            if user_id is not None:
-                await self.channel_layer.group_add(user_group(user_id), self.channel_name)
-        elif message["type"] == "websocket.disconnect" and user_id is not None:
-            await self.channel_layer.group_discard(user_group(user_id), self.channel_name)
         with translation.override(self.language):
             await super().dispatch(message)  # type: ignore[misc]
 

@@ -19,8 +19,8 @@ def _invite_notice_html(user: Any) -> str:
 
 class InviteNotices:
     """Mixed into a ``games.socket_base.GuardedSocket``: a friend's invite reaches every
-    open socket of its player ("invite.received" on the user's group,
-    ``friends.services``), and the page's invite notice shows it."""
+    open socket of its player ("invite.received", sent to each of the user's open
+    sockets by ``friends.services``), and the page's invite notice shows it."""
 
     async def invite_received(self, event: dict[str, Any]) -> None:
         """A friend invited this socket's user: the page's invite notice, whatever the page."""
@@ -30,8 +30,8 @@ class InviteNotices:
 class NoticeConsumer(InviteNotices, GuardedSocket):
     """``/ws/notices/``: the user's invite notice, pushed when a friend invites them.
 
-    It joins only the user's own groups (the invite goes to the user's group, which
-    every socket of theirs joins), never the lobby's: a page opened to read a replay
+    It joins no group: the invite comes to its own channel, as to every open socket
+    of the user (``accounts.socket_news``), never the lobby's: a page opened to read a replay
     is not re-rendered for every table that opens.  It counts against the user's
     socket caps, and as an open socket it shows them online to their friends.
     """

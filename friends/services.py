@@ -16,8 +16,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.language import user_group
 from accounts.ratelimit import count_one
+from accounts.socket_news import tell_open_sockets
 from friends.models import Block, Friendship, Invite
 from games.models import Match, Seat
 from games.services import ActionRefused, join_match, send_push
@@ -212,8 +212,7 @@ def invite(user: Any, other: Any, match_id: int) -> Invite:
     _throttle(user)
     with transaction.atomic():
         made = Invite.objects.create(from_user=user, to_user=other, match=match)
-        message = {"type": "invite.received"}
-        transaction.on_commit(lambda: send_push(user_group(other.pk), message))
+        tell_open_sockets(other.pk, {"type": "invite.received"})
     return made
 
 

@@ -195,9 +195,9 @@ def forget_expired_sockets(now: datetime | None = None) -> int:
 
 
 @receiver(account_news)
-def tell_open_sockets(sender: Any, user_id: int, **kwargs: Any) -> None:
-    """Tell each open socket of the user, on whatever process, that the account
-    changed (``accounts.socket_news``)."""
+def send_account_news(sender: Any, user_id: int, message: dict[str, Any], **kwargs: Any) -> None:
+    """Send the account's news (``accounts.socket_news``) to each open socket of the
+    user, on whatever process."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -207,6 +207,6 @@ def tell_open_sockets(sender: Any, user_id: int, **kwargs: Any) -> None:
     ).values_list("channel_name", flat=True)
     for channel in channels:
         try:
-            async_to_sync(layer.send)(channel, {"type": "account.changed"})
-        except Exception:  # The heartbeat's check closes the socket within a period.
-            logger.warning("could not tell a socket of user %s of an account change", user_id)
+            async_to_sync(layer.send)(channel, message)
+        except Exception:  # Best effort: the heartbeat checks the sign-in within a period.
+            logger.warning("could not tell a socket of user %s: %s", user_id, message["type"])
