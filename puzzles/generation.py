@@ -55,44 +55,54 @@ def prior_rating(found: FoundPuzzle) -> float:
 
 
 def generate_for_deal(deal_id: int) -> int:
-    """Store the puzzles of one finished deal, once per deal; how many were new."""
+    """Store the puzzles of one finished deal, once per deal; how many were new.
+
+    The scan row and the puzzles commit together, so a search that fails leaves the
+    deal to be searched again; two runs at once both search, and one stores.
+    """
     deal = Deal.objects.filter(pk=deal_id, status=Deal.Status.FINISHED).first()
-    if deal is None:
-        return 0
-    try:
-        with transaction.atomic():
-            scan = PuzzleScan.objects.create(deal=deal)
-    except IntegrityError:  # Scanned already (the task ran twice, or the seeder did it).
+    if deal is None or PuzzleScan.objects.filter(deal=deal).exists():
         return 0
     found = find_puzzles(deal_record(deal), swing_moves(deal))
     created = 0
-    for puzzle in found:
-        digest = position_hash(puzzle)
-        if Puzzle.objects.filter(position_hash=digest).exists():
-            continue
-        try:
-            with transaction.atomic():
-                Puzzle.objects.create(
-                    deal=deal,
-                    move=puzzle.move,
-                    seat=puzzle.seat,
-                    goal=puzzle.goal,
-                    position=puzzle.snapshot,
-                    position_hash=digest,
-                    answers=list(puzzle.answers),
-                    options=list(puzzle.options),
-                    line=puzzle.line,
-                    player_moves=puzzle.player_moves,
-                    played=puzzle.played,
-                    from_swing=puzzle.swing,
-                    rating=prior_rating(puzzle),
-                    rd=PRIOR_RD,
-                )
-        except IntegrityError:  # Another deal's scan stored the same position meanwhile.
-            continue
-        created += 1
-    PuzzleScan.objects.filter(pk=scan.pk).update(found=created)
+    try:
+        with transaction.atomic():
+            scan = PuzzleScan.objects.create(deal=deal)
+            for puzzle in found:
+                created += _store(deal, puzzle)
+            scan.found = created
+            scan.save(update_fields=["found"])
+    except IntegrityError:  # The other run stored this deal's scan first.
+        return 0
     return created
+
+
+def _store(deal: Deal, puzzle: FoundPuzzle) -> int:
+    """1 if the puzzle was new, 0 if its position is stored already."""
+    digest = position_hash(puzzle)
+    try:
+        with transaction.atomic():
+            _, created = Puzzle.objects.get_or_create(
+                position_hash=digest,
+                defaults={
+                    "deal": deal,
+                    "move": puzzle.move,
+                    "seat": puzzle.seat,
+                    "goal": puzzle.goal,
+                    "position": puzzle.snapshot,
+                    "answers": list(puzzle.answers),
+                    "options": list(puzzle.options),
+                    "line": puzzle.line,
+                    "player_moves": puzzle.player_moves,
+                    "played": puzzle.played,
+                    "from_swing": puzzle.swing,
+                    "rating": prior_rating(puzzle),
+                    "rd": PRIOR_RD,
+                },
+            )
+    except IntegrityError:  # Another deal's search stored the same position meanwhile.
+        return 0
+    return int(created)
 
 
 def _bot_move(game: Game, rng: random.Random) -> Action:

@@ -133,3 +133,19 @@ def test_the_swings_are_read_from_the_deals_stored_analysis():
         result={"decisions": [{"move": 4, "loss": 35.0}, {"move": 9, "loss": 5.0}]},
     )
     assert swing_moves(deal) == [4]
+
+
+def test_a_failed_search_leaves_the_deal_to_be_searched_again(monkeypatch):
+    match = play_match(["anna", "boris"], "classic", seed=3, is_rated=False)
+    deal = match.deals.get()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the worker died mid-search")
+
+    monkeypatch.setattr("puzzles.generation.find_puzzles", broken)
+    with pytest.raises(RuntimeError):
+        generate_for_deal(deal.pk)
+    assert not PuzzleScan.objects.filter(deal=deal).exists()
+    monkeypatch.undo()
+    generate_for_deal(deal.pk)
+    assert PuzzleScan.objects.filter(deal=deal).exists()
