@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.engine import Action, Game
-from games.move_words import describe_action, suggest_action
+from games.move_words import SUIT_SYMBOLS, describe_action, suggest_action, suit_name
 
 from .models import Puzzle, PuzzleAttempt
 
@@ -126,6 +126,8 @@ def board(attempt: PuzzleAttempt) -> dict[str, Any]:
         "opponent_hand": game.hand(opponent),
         "table": game.table(),
         "trump": game.trump,
+        # With the talon empty the face-up trump is in a hand: only its suit is shown.
+        "trump_suit": f"{SUIT_SYMBOLS[game.trump_suit]} {suit_name(game.trump_suit)}",
         "talon": game.talon_count,
         "discard": bin(game.discard_mask).count("1"),
         "options": [option(text) for text in step["options"]],

@@ -66,6 +66,8 @@ def test_a_player_solves_a_puzzle_and_their_puzzle_rating_rises(
         answer.scroll_into_view_if_needed()
         box = answer.bounding_box()
         assert box is not None and box["x"] + box["width"] <= device["viewport"]["width"]
+        # A compact row of small cards and words, not full-size cards.
+        assert box["height"] < 80
         answer.click()
 
     verdict = page.get_by_test_id("puzzle-verdict")
