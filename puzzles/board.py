@@ -12,6 +12,7 @@ from games.engine import Action, Game
 from games.move_words import SUIT_SYMBOLS, describe_action, suggest_action, suit_name
 
 from .models import Puzzle, PuzzleAttempt
+from .services import played_cards
 
 
 @dataclass(frozen=True)
@@ -106,15 +107,19 @@ def verdict(attempt: PuzzleAttempt, step: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def board(attempt: PuzzleAttempt) -> dict[str, Any]:
+def board(attempt: PuzzleAttempt, ways: list[str], card: str) -> dict[str, Any]:
     """The template's context for one attempt: the decision it stands at (the one it
-    ended on, once finished)."""
+    ended on, once finished); ``ways`` are the moves the chosen ``card`` could make,
+    when it could make several."""
     puzzle = attempt.puzzle
     moves = attempt.path[:-1] if attempt.is_answered else attempt.path
     game, replies = position_after(puzzle, moves)
     step = puzzle.step_after(moves)
     assert step is not None, "an attempt stands at, or ended on, a decision of the line"
     seat = puzzle.seat
+    options = [option(text) for text in step["options"]]
+    playable = {c for text in step["options"] for c in played_cards(Action.parse(text))}
+    tried_cards = played_cards(Action.parse(attempt.action)) if attempt.is_answered else ()
     opponent = next(s for s in range(game.players) if s != seat and s not in game.out_order)
     return {
         "attempt": attempt,
@@ -122,7 +127,11 @@ def board(attempt: PuzzleAttempt) -> dict[str, Any]:
         "goal": goal_words(puzzle.goal),
         "role": role_of(game, seat),
         "fairness": fairness_note(game),
-        "hand": game.hand(seat),
+        "hand": [{"code": c, "playable": c in playable} for c in game.hand(seat)],
+        "cardless": [o for o in options if not o.cards],
+        "ways": [option(text) for text in ways],
+        "selected": card if ways else "",
+        "tried_cards": tried_cards,
         "opponent_hand": game.hand(opponent),
         "table": game.table(),
         "trump": game.trump,
@@ -130,7 +139,6 @@ def board(attempt: PuzzleAttempt) -> dict[str, Any]:
         "trump_suit": f"{SUIT_SYMBOLS[game.trump_suit]} {suit_name(game.trump_suit)}",
         "talon": game.talon_count,
         "discard": bin(game.discard_mask).count("1"),
-        "options": [option(text) for text in step["options"]],
         "moves_done": len(moves),
         "replies": replies,
         "verdict": verdict(attempt, step) if attempt.is_answered else None,

@@ -61,6 +61,39 @@ def open_attempt(user: Any) -> PuzzleAttempt | None:
         return PuzzleAttempt.objects.create(user=user, puzzle=puzzle)
 
 
+def _open_attempt(user: Any, puzzle_id: int, attempt_id: int, *, lock: bool) -> PuzzleAttempt:
+    """The player's unfinished attempt at ``puzzle_id``; Refused otherwise."""
+    rows = PuzzleAttempt.objects.select_related("puzzle")
+    if lock:
+        rows = rows.select_for_update()
+    attempt = rows.filter(pk=attempt_id, user=user).first()
+    if attempt is None:
+        raise Refused(_("You have no such puzzle attempt."), status=404)
+    if attempt.puzzle_id != puzzle_id:
+        raise Refused(_("That attempt is for another puzzle."), status=400)
+    if attempt.is_answered:
+        raise Refused(_("You have already answered this puzzle."), status=409)
+    return attempt
+
+
+def card_moves(user: Any, puzzle_id: int, attempt_id: int, card: str) -> list[str]:
+    """The moves at the attempt's current decision that play ``card`` from the hand (a
+    defence by its beating card, an attack or transfer by any of its cards), as at the
+    table; Refused, as ``answer`` refuses, or for a card with no move."""
+    attempt = _open_attempt(user, puzzle_id, attempt_id, lock=False)
+    step = attempt.puzzle.step_after(attempt.path)
+    assert step is not None, "an open attempt stands at a decision of the line"
+    moves = [text for text in step["options"] if card in played_cards(Action.parse(text))]
+    if not moves:
+        raise Refused(_("That card cannot be played now."), status=400)
+    return moves
+
+
+def played_cards(action: Action) -> tuple[str, ...]:
+    """The cards of the hand a move plays: a defence plays only its beating card."""
+    return action.cards[1:] if action.kind == "defend" else action.cards
+
+
 def answer(user: Any, puzzle_id: int, attempt_id: int, text: str) -> PuzzleAttempt:
     """Judge the player's move ``text`` (engine notation, from the page's buttons) at
     their attempt's current decision.
@@ -71,18 +104,7 @@ def answer(user: Any, puzzle_id: int, attempt_id: int, text: str) -> PuzzleAttem
     another puzzle or is finished, or a move not legal at that decision.
     """
     with transaction.atomic():
-        attempt = (
-            PuzzleAttempt.objects.select_for_update()
-            .select_related("puzzle")
-            .filter(pk=attempt_id, user=user)
-            .first()
-        )
-        if attempt is None:
-            raise Refused(_("You have no such puzzle attempt."), status=404)
-        if attempt.puzzle_id != puzzle_id:
-            raise Refused(_("That attempt is for another puzzle."), status=400)
-        if attempt.is_answered:
-            raise Refused(_("You have already answered this puzzle."), status=409)
+        attempt = _open_attempt(user, puzzle_id, attempt_id, lock=True)
         puzzle = Puzzle.objects.select_for_update().get(pk=puzzle_id)
         step = puzzle.step_after(attempt.path)
         assert step is not None, "an open attempt stands at a decision of the line"

@@ -26,14 +26,22 @@ def next_puzzle(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def attempt(request: HttpRequest, puzzle_id: int, attempt_id: int) -> HttpResponse:
-    """Show the puzzle (GET) or answer it with the move in ``action`` (POST)."""
+    """Show the puzzle (GET) or play in it (POST): a ``card`` from the hand, played at
+    once when it makes one move, else the moves it makes are offered; or an ``action``."""
+    ways: list[str] = []
     if request.method == "POST":
+        text, card = request.POST.get("action", ""), request.POST.get("card", "")
         try:
-            services.answer(request.user, puzzle_id, attempt_id, request.POST.get("action", ""))
+            if card and not text:
+                ways = services.card_moves(request.user, puzzle_id, attempt_id, card)
+                if len(ways) == 1:
+                    text, ways = ways[0], []
+            if not ways:
+                services.answer(request.user, puzzle_id, attempt_id, text)
         except services.Refused as refused:
             template = "puzzles/refused.html" + ("#refusal" if request.htmx else "")
             return render(request, template, {"message": str(refused)}, status=refused.status)
-        if not request.htmx:
+        if not request.htmx and not ways:
             return redirect("puzzles:attempt", puzzle_id, attempt_id)
     row = (
         PuzzleAttempt.objects.select_related("puzzle")
@@ -42,7 +50,10 @@ def attempt(request: HttpRequest, puzzle_id: int, attempt_id: int) -> HttpRespon
     )
     if row is None:
         raise Http404(_("You have no such puzzle attempt."))
-    context = {**board.board(row), "rating": services.rating_of(request.user)}
+    context = {
+        **board.board(row, ways, request.POST.get("card", "")),
+        "rating": services.rating_of(request.user),
+    }
     template = "puzzles/puzzle.html"
     if request.htmx:
         template += "#puzzle-body"

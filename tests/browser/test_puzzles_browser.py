@@ -10,7 +10,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from playwright.sync_api import expect
 
+from games.engine import Action
 from puzzles.models import PuzzleAttempt, PuzzleRating
+from puzzles.services import played_cards
 from tests.puzzles.helpers import puzzle_of, right_line
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -62,13 +64,22 @@ def test_a_player_solves_a_puzzle_and_their_puzzle_rating_rises(
     for number, move in enumerate(right_line(puzzle.line)):
         if number:
             expect(page.get_by_test_id("puzzle-progress")).to_contain_text(words["keep"])
-        answer = page.locator(f'[data-testid=puzzle-option][value="{move}"]')
-        answer.scroll_into_view_if_needed()
-        box = answer.bounding_box()
+        step = puzzle.step_after(right_line(puzzle.line)[:number])
+        cards = played_cards(Action.parse(move))
+        # As at the table: the card from the hand, then which way if it goes several.
+        target = page.locator(
+            f'[data-testid=puzzle-card][value="{cards[0]}"]'
+            if cards
+            else f'[data-testid=puzzle-move][value="{move}"]'
+        )
+        target.scroll_into_view_if_needed()
+        box = target.bounding_box()
         assert box is not None and box["x"] + box["width"] <= device["viewport"]["width"]
-        # A compact row of small cards and words, not full-size cards.
-        assert box["height"] < 80
-        answer.click()
+        # A hand-sized card or button, not a full-size card.
+        assert box["height"] < 100
+        target.click()
+        if cards and sum(cards[0] in played_cards(Action.parse(o)) for o in step["options"]) > 1:
+            page.get_by_test_id("puzzle-ways").locator(f'[value="{move}"]').click()
 
     verdict = page.get_by_test_id("puzzle-verdict")
     expect(verdict).to_contain_text(words["right"])

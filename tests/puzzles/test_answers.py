@@ -11,8 +11,15 @@ from games.engine import Action
 from games.move_words import suggest_action
 from history.seeding import get_user
 from puzzles.models import PuzzleAttempt, PuzzleRating
-from puzzles.services import open_attempt
-from tests.puzzles.helpers import puzzle_of, right_line, stored_puzzle, wrong_move
+from puzzles.services import open_attempt, played_cards
+from tests.puzzles.helpers import (
+    found_puzzles,
+    puzzle_of,
+    right_line,
+    store,
+    stored_puzzle,
+    wrong_move,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -66,13 +73,36 @@ def test_the_page_shows_the_goal_and_the_moves_in_words_in_russian(attempt):
     response = client.get(reverse("puzzles:next"), HTTP_ACCEPT_LANGUAGE="ru", follow=True)
     html = response.content.decode()
     assert response.status_code == 200
-    assert "Цель" in html and "Ваш ход" in html
+    assert "Цель" in html and "Ваши карты" in html
+    offered(html, attempt.puzzle.line)
     # Engine notation only in the buttons' values; the player reads the moves in words.
-    shown = re.sub(r'value="[^"]*"', "", html)
+    assert not any(
+        option in re.sub(r'value="[^"]*"', "", html) for option in attempt.puzzle.options
+    )
+    response = client.post(
+        _url(attempt),
+        {"action": wrong_move(attempt.puzzle.line)},
+        HTTP_ACCEPT_LANGUAGE="ru",
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert "Не тот ход." in html
     with translation.override("ru"):
-        for option in attempt.puzzle.options:
-            assert option not in shown
-            assert suggest_action(Action.parse(option)) in html
+        for answer in attempt.puzzle.answers:
+            assert suggest_action(Action.parse(answer)) in html
+        assert suggest_action(Action.parse(wrong_move(attempt.puzzle.line))) in html
+
+
+def offered(html: str, step: dict) -> None:
+    """Every move of the decision can be played: its cards are enabled buttons of the
+    hand, a move without cards a button of its own."""
+    for text in step["options"]:
+        cards = played_cards(Action.parse(text))
+        for card in cards:
+            assert re.search(rf'name="card" value="{card}"[^>]*>', html)
+            assert not re.search(rf'name="card" value="{card}"[^>]*disabled', html)
+        if not cards:
+            assert f'name="action" value="{text}"' in html
 
 
 def test_a_right_move_with_more_to_come_keeps_the_attempt_open(long_attempt):
@@ -86,8 +116,7 @@ def test_a_right_move_with_more_to_come_keeps_the_attempt_open(long_attempt):
     assert _ratings(long_attempt) == before
     # The next decision's moves are offered, the first decision's are gone.
     step = long_attempt.puzzle.step_after([first])
-    assert f'value="{second}"' in html
-    assert all(f'value="{o}"' in html for o in step["options"])
+    offered(html, step)
     client.post(_url(long_attempt), {"action": second})
     after = _ratings(long_attempt)
     assert after[0] > before[0] and after[1] == 1
@@ -211,3 +240,58 @@ def test_a_player_who_tried_every_puzzle_is_told_so(attempt):
 def test_puzzles_need_a_signed_in_player():
     response = Client().get(reverse("puzzles:next"))
     assert response.status_code == 302 and "login" in response["Location"]
+
+
+def moves_by_card(step: dict) -> dict[str, list[str]]:
+    by_card: dict[str, list[str]] = {}
+    for text in step["options"]:
+        for card in played_cards(Action.parse(text)):
+            by_card.setdefault(card, []).append(text)
+    return by_card
+
+
+def first_puzzle(wanted) -> tuple:
+    """The first puzzle of the seeded bot games with a card ``wanted(card, moves, line)``
+    accepts, stored, with that card."""
+    for seed in range(100):
+        for found in found_puzzles(seed):
+            for card, moves in moves_by_card(found.line).items():
+                if wanted(card, moves, found.line):
+                    return store(found), card
+    raise AssertionError("no such puzzle in 100 bot games")
+
+
+def test_a_card_that_makes_one_right_move_plays_it():
+    puzzle, card = first_puzzle(
+        lambda card, moves, line: (
+            moves == [line["answers"][0]] and line["next"][moves[0]]["step"] is None
+        )
+    )
+    attempt = open_attempt(get_user("anna"))
+    assert attempt.puzzle == puzzle
+    _client(attempt.user).post(_url(attempt), {"card": card})
+    attempt.refresh_from_db()
+    assert attempt.path == [puzzle.answers[0]] and attempt.is_solved is True
+
+
+def test_a_card_that_makes_several_moves_offers_them_and_changes_nothing():
+    puzzle, card = first_puzzle(lambda card, moves, line: len(moves) > 1)
+    attempt = open_attempt(get_user("anna"))
+    assert attempt.puzzle == puzzle
+    before = _ratings(attempt)
+    response = _client(attempt.user).post(_url(attempt), {"card": card}, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert 'data-testid="puzzle-ways"' in html
+    assert all(f'name="action" value="{m}"' in html for m in moves_by_card(puzzle.line)[card])
+    assert _ratings(attempt) == before
+    assert attempt.path == []
+
+
+def test_a_card_that_cannot_be_played_is_refused_and_changes_nothing(attempt):
+    before = _ratings(attempt)
+    playable = {c for o in attempt.puzzle.options for c in played_cards(Action.parse(o))}
+    unplayable = next(c for c in ["2C", "3D", "4H", "5S"] if c not in playable)
+    response = _client(attempt.user).post(_url(attempt), {"card": unplayable})
+    assert response.status_code == 400
+    assert "That card cannot be played now." in response.content.decode()
+    assert _ratings(attempt) == before
