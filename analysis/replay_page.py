@@ -158,6 +158,8 @@ def play_on_form(
         return None
     position = timeline.game_at(step)
     out = set(position.out_order)
+    if seat is not None and seat in out:
+        return None  # The seat viewed has nothing left to play there.
     choices = [(n, names.get(n, f"#{n}")) for n in range(timeline.players) if n not in out]
     chosen = default_seat(request.user, seats, seat, [t.seat for t in position.to_act()])
     return {

@@ -205,3 +205,34 @@ def test_a_new_play_on_stops_the_players_unfinished_one():
     assert first.status == Match.Status.ABORTED
     second = PlayOn.objects.exclude(match=first).get().match
     assert second.status == Match.Status.PLAYING
+
+
+def test_three_players_bots_take_every_other_seat_and_a_seat_already_out_is_refused():
+    match = play_match(["anna", "boris", "carl"], seed=11, is_rated=False)
+    deal = match.deals.get()
+    timeline = timeline_for(deal)
+    out_step = next(
+        (
+            k
+            for k in range(timeline.last)
+            if timeline.game_at(k).out_order and not timeline.game_at(k).is_over
+        ),
+        None,
+    )
+    assert out_step is not None, "this deal has a step with a seat out and the game on"
+    client = _as("boris")
+    gone = timeline.game_at(out_step).out_order[0]
+    before = _everything()
+    refused = client.post(_url(match), {"step": str(out_step), "seat": str(gone)})
+    assert refused.status_code == 400
+    assert "already out" in refused.content.decode()
+    assert _everything() == before
+    assert client.post(_url(match), {"step": "6"}).status_code == 302
+    new = PlayOn.objects.get().match
+    seats = Seat.objects.filter(match=new).order_by("number")
+    assert [(s.user.username if s.user else s.bot_level) for s in seats] == [
+        "hard",
+        "boris",
+        "hard",
+    ]
+    assert services.load_game(new).view(1) == timeline.game_at(6).view(1)
