@@ -17,6 +17,7 @@ from games.bots.analysis import AnalysisBudget, analyse_record
 from games.models import Deal, Seat
 
 from .models import DealAnalysis
+from .signals import analysis_done
 from .tasks import analyse_deal
 
 log = logging.getLogger(__name__)
@@ -208,3 +209,5 @@ def run_analysis(analysis_id: int, budget: AnalysisBudget | None = None) -> None
     DealAnalysis.objects.filter(pk=analysis_id).update(
         status=DealAnalysis.Status.DONE, progress=100, result=result, finished_at=timezone.now()
     )
+    row.refresh_from_db()
+    analysis_done.send(sender=DealAnalysis, analysis=row)

@@ -77,6 +77,17 @@ def generate_for_deal(deal_id: int) -> int:
     return created
 
 
+def generate_at_swings(deal_id: int) -> int:
+    """Store the puzzles at the big swings of the deal's stored analysis (run when the
+    analysis is done, usually long after the deal's own search); how many were new."""
+    deal = Deal.objects.filter(pk=deal_id, status=Deal.Status.FINISHED).first()
+    swings = swing_moves(deal) if deal is not None else []
+    if not swings:
+        return 0
+    found = find_puzzles(deal_record(deal), swings, per_deal=0)
+    return sum(_store(deal, puzzle) for puzzle in found)
+
+
 def _store(deal: Deal, puzzle: FoundPuzzle) -> int:
     """1 if the puzzle was new, 0 if its position is stored already."""
     digest = position_hash(puzzle)
@@ -105,7 +116,8 @@ def _store(deal: Deal, puzzle: FoundPuzzle) -> int:
     return int(created)
 
 
-def _bot_move(game: Game, rng: random.Random) -> Action:
+def bot_move(game: Game, rng: random.Random) -> Action:
+    """The seeding bot's move for the seat deciding now, from that seat's knowledge."""
     seat = fast.decider(game)
     assert seat is not None, "a game that is not over has a seat to decide"
     action = bot_choose(SEED_LEVEL, game.knowledge(seat), rng)
@@ -128,7 +140,7 @@ def seed_puzzles(games: int, seed: int = 0) -> tuple[int, int]:
             seed=rng.randrange(1 << 30),
             is_rated=False,
             creator=creator,
-            choose=_bot_move,
+            choose=bot_move,
         )
         for deal_id in match.deals.values_list("pk", flat=True):
             stored += generate_for_deal(deal_id)

@@ -1,4 +1,4 @@
-"""Receivers of the games app's signals."""
+"""Receivers of the games and analysis apps' signals: each queues a puzzle search."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import receiver
 
+from analysis.signals import analysis_done
 from games.signals import deal_finished
 
-from .tasks import find_deal_puzzles
+from .tasks import find_deal_puzzles, find_swing_puzzles
 
 
 @receiver(deal_finished, dispatch_uid="puzzles.queue_puzzle_search")
@@ -17,3 +18,9 @@ def on_deal_finished(sender: Any, deal: Any, **kwargs: Any) -> None:
     # Queued once the deal's transaction commits: a rolled-back finish has no puzzles.
     deal_id = deal.pk
     transaction.on_commit(lambda: find_deal_puzzles.enqueue(deal_id))
+
+
+@receiver(analysis_done, dispatch_uid="puzzles.queue_swing_search")
+def on_analysis_done(sender: Any, analysis: Any, **kwargs: Any) -> None:
+    deal_id = analysis.deal_id
+    transaction.on_commit(lambda: find_swing_puzzles.enqueue(deal_id))

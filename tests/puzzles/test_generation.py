@@ -7,12 +7,21 @@ import pytest
 from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
+from analysis import services as analysis_services
 from analysis.models import DealAnalysis
+from games.bots.analysis import AnalysisBudget
 from games.bots.play import play_game
 from games.bots.puzzles import MAX_PLAYER_MOVES, NOT_FOOL, OUT_FIRST, find_puzzles, goal_values
 from games.engine import Game, Rules
-from history.seeding import play_match
-from puzzles.generation import generate_for_deal, seed_puzzles, swing_moves
+from history.replay import deal_record
+from history.seeding import get_user, play_match
+from puzzles.generation import (
+    bot_move,
+    generate_at_swings,
+    generate_for_deal,
+    seed_puzzles,
+    swing_moves,
+)
 from puzzles.models import Puzzle, PuzzleScan
 
 pytestmark = pytest.mark.django_db
@@ -149,3 +158,47 @@ def test_a_failed_search_leaves_the_deal_to_be_searched_again(monkeypatch):
     monkeypatch.undo()
     generate_for_deal(deal.pk)
     assert PuzzleScan.objects.filter(deal=deal).exists()
+
+
+def test_a_finished_analysis_queues_the_search_at_its_swings(
+    settings, django_capture_on_commit_callbacks
+):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    match = play_match(["anna", "boris"], "classic", seed=3, is_rated=False)
+    deal = match.deals.get()
+    row = DealAnalysis.objects.create(deal=deal)
+    with django_capture_on_commit_callbacks(execute=True):
+        analysis_services.run_analysis(row.pk, AnalysisBudget(seconds=0.002, samples=2))
+    row.refresh_from_db()
+    assert row.status == DealAnalysis.Status.DONE
+    queued = DBTaskResult.objects.get(task_path="puzzles.tasks.find_swing_puzzles")
+    assert queued.args_kwargs["args"] == [deal.pk]
+
+
+def test_the_swing_search_stores_the_proven_positions_at_the_analysed_swings():
+    creator = get_user("seeder")
+    for seed in range(20):
+        match = play_match(
+            ["medium", "medium"],
+            "classic",
+            seed=seed,
+            is_rated=False,
+            creator=creator,
+            choose=bot_move,
+        )
+        deal = match.deals.get()
+        proven = find_puzzles(deal_record(deal), per_deal=99)
+        if proven:
+            break
+    assert proven
+    swing = proven[-1].move
+    DealAnalysis.objects.create(
+        deal=deal,
+        status=DealAnalysis.Status.DONE,
+        result={"decisions": [{"move": swing, "loss": 100.0}]},
+    )
+    assert generate_at_swings(deal.pk) == 1
+    stored = Puzzle.objects.get(deal=deal)
+    assert stored.move == swing and stored.from_swing
+    # Idempotent: the position is stored once.
+    assert generate_at_swings(deal.pk) == 0
