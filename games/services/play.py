@@ -9,6 +9,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import table_sql
 from games.action_log import action_kind, log_refused_action
 from games.engine import Action, Game, IllegalAction
 from games.models import Deal, Match, Move, Seat
@@ -181,14 +182,16 @@ def apply_locked(
     clock.charge_budgets(match, seats, required, now)
     think_ms = max(0, clock.ms(now - match.turn_started_at)) if match.turn_started_at else 0
     match.move_count += 1
-    Move.objects.create(
-        match_id=match.pk,
-        deal_id=match.live_deal_id,
-        seq=match.move_count,
-        seat=action.seat,
-        action=str(action),
-        source=source,
-        think_ms=think_ms,
+    table_sql.insert(
+        Move(
+            match_id=match.pk,
+            deal_id=match.live_deal_id,
+            seq=match.move_count,
+            seat=action.seat,
+            action=str(action),
+            source=source,
+            think_ms=think_ms,
+        )
     )
     match.version += 1
     match.state = game.snapshot()
@@ -201,7 +204,7 @@ def apply_locked(
         deal = _finish_deal(match, seats, game, end_reason, now)
     else:
         clock.schedule(match, seats, game, now)
-    match.save(update_fields=_MATCH_FIELDS_A_MOVE_WRITES)
+    table_sql.update_fields(match, _MATCH_FIELDS_A_MOVE_WRITES)
     if deal is not None:
         match.live_deal = deal
         deal_finished.send(sender=Deal, deal=deal)

@@ -1,4 +1,5 @@
-"""The plain SQL read of a table reads what the ORM reads."""
+"""The plain SQL read of a table reads what the ORM reads, and its writes write what
+the ORM writes."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from django.forms.models import model_to_dict
 from django.utils import timezone
 
 from games import services
-from games.models import Match, RuleVariant, Seat
-from games.table_sql import table_rows
+from games.models import Match, Move, RuleVariant, Seat
+from games.table_sql import insert, table_rows, update_fields
 
 from .conftest import make_user
 
@@ -73,3 +74,50 @@ def test_a_game_in_progress_reads_as_the_orm_reads_it(lock):
 def test_a_missing_table_raises_as_the_orm_does():
     with pytest.raises(Match.DoesNotExist):
         table_rows(10**9)
+
+
+def _started_match(name: str) -> Match:
+    users = [make_user(f"{name}a"), make_user(f"{name}b")]
+    match = services.create_match(users[0], RuleVariant.objects.get(slug="classic"), 2)
+    services.join_match(match, users[1])
+    return Match.objects.get(pk=match.pk)
+
+
+WRITTEN = ["state", "version", "move_count", "status", "turn_deadline", "finished_at"]
+
+
+def test_update_fields_writes_what_save_writes():
+    raw, orm = _started_match("raw"), _started_match("orm")
+    later = timezone.now() + timedelta(seconds=30)
+    state = {**raw.state, "note": ["ü", 1, None]}
+    for match in (raw, orm):
+        match.state = state
+        match.version += 3
+        match.move_count = 7
+        match.status = Match.Status.FINISHED
+        match.turn_deadline = later
+        match.finished_at = later
+        match.abort_reason = "not written"
+    update_fields(raw, WRITTEN)
+    orm.save(update_fields=WRITTEN)
+    raw_row, orm_row = Match.objects.get(pk=raw.pk), Match.objects.get(pk=orm.pk)
+    assert {name: getattr(raw_row, name) for name in WRITTEN} == {
+        name: getattr(orm_row, name) for name in WRITTEN
+    }
+    assert raw_row.state["note"] == ["ü", 1, None]
+    assert raw_row.abort_reason == orm_row.abort_reason == ""
+
+
+def test_insert_writes_what_create_writes():
+    match = _started_match("moves")
+    values = dict(
+        match_id=match.pk, deal_id=match.live_deal_id, seq=1, seat=0, action="0 attack 6S"
+    )
+    insert(Move(**values, source=Move.Source.BOT, think_ms=1234))
+    Move.objects.create(**{**values, "seq": 2}, source=Move.Source.BOT, think_ms=1234)
+    raw, orm = Move.objects.filter(match=match).order_by("seq")
+    skip = {"id", "seq", "created_at"}
+    assert {k: v for k, v in _fields(raw).items() if k not in skip} == {
+        k: v for k, v in _fields(orm).items() if k not in skip
+    }
+    assert abs(raw.created_at - orm.created_at) < timedelta(seconds=5)
