@@ -295,3 +295,11 @@ def test_a_card_that_cannot_be_played_is_refused_and_changes_nothing(attempt):
     assert response.status_code == 400
     assert "That card cannot be played now." in response.content.decode()
     assert _ratings(attempt) == before
+
+
+def test_the_admin_lists_and_shows_puzzles_ratings_and_attempts(attempt, admin_client):
+    _client(attempt.user).post(_url(attempt), {"action": attempt.puzzle.answers[0]})
+    for model in ("puzzle", "puzzlerating", "puzzleattempt", "puzzlescan"):
+        assert admin_client.get(reverse(f"admin:puzzles_{model}_changelist")).status_code == 200
+    page = admin_client.get(reverse("admin:puzzles_puzzle_change", args=[attempt.puzzle_id]))
+    assert page.status_code == 200
