@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "moderation",
     "analysis",
     "puzzles",
+    "daily",
 ]
 
 MIDDLEWARE = [

@@ -43,4 +43,5 @@ urlpatterns = [
     path("", include("moderation.urls")),
     path("", include("analysis.urls")),
     path("", include("puzzles.urls")),
+    path("", include("daily.urls")),
 ]

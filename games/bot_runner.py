@@ -28,23 +28,33 @@ def legal_for(game: Game, seat: int) -> list[Action]:
     return [a for a in game.legal_actions(seat) if a.kind != "swap"]
 
 
-def choose_action(game: Game, seat: int, level: str) -> Action | None:
+def choose_action(game: Game, seat: int, level: str, *, seed: str = "") -> Action | None:
     """The action bot ``level`` plays for ``seat`` now, or None when it waits.
 
-    The search's budget is ``GAMES_BOT_PLAYOUTS`` playouts, never wall time.
+    The search's budget is ``GAMES_BOT_PLAYOUTS`` playouts, never wall time.  With a
+    table's ``seed`` the bot's random choices come from that seed, the move number and
+    the seat, and its search shares nothing with earlier searches: the same position
+    reached by the same moves gets the same reply in any process.
     """
     legal = legal_for(game, seat)
     if not legal:
         return None
+    rng = random.Random(f"{seed}/{len(game.history)}/{seat}") if seed else _rng
     if _choose is not None and level in LEVELS:
         try:
-            action = _choose(level, game.knowledge(seat), _rng, setting("GAMES_BOT_PLAYOUTS"))
+            action = _choose(
+                level,
+                game.knowledge(seat),
+                rng,
+                setting("GAMES_BOT_PLAYOUTS"),
+                reproducible=bool(seed),
+            )
         except Exception:  # A faulty bot must not stall the table: fall back below.
             action = None
         else:
             if action is None or game.is_legal(action):
                 return action
-    return _fallback(legal, _rng)
+    return _fallback(legal, rng)
 
 
 def _fallback(legal: list[Action], rng: random.Random) -> Action:

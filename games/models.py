@@ -257,6 +257,10 @@ class Match(models.Model):
     is_private = models.BooleanField(_("private"), default=False)
     invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
     is_rated = models.BooleanField(_("rated"), default=True)
+    # A fixed deal (the daily deal): its deck is shuffled by this seed and its bots'
+    # random choices are seeded from it and the move number, so the same moves by a
+    # person always meet the same replies.  Empty: a deal shuffled at random.
+    seed = models.CharField(_("seed"), max_length=64, blank=True)
     turn_seconds = models.PositiveSmallIntegerField(default=30)
     reconnect_seconds = models.PositiveSmallIntegerField(default=45)
     version = models.PositiveIntegerField(default=0)

@@ -281,7 +281,8 @@ def _result(
         "epaulettes": range(result.get("epaulettes") or 0),
         "end_reason": deal.get_end_reason_display() if deal and deal.end_reason else "",
         "deal_number": deal.number if deal else 1,
-        "can_rematch": me is not None and match.status == Match.Status.FINISHED,
+        # A fixed deal (a seed) is played once: the rematch would deal it again.
+        "can_rematch": me is not None and match.status == Match.Status.FINISHED and not match.seed,
     }
 
 

@@ -20,6 +20,11 @@ seat_wanted = Signal()
 # returns True keeps the user from watching the table.
 watching_refused = Signal()
 
+# sender=Match class; kwargs: match (private), user (signed in, not seated there).  A
+# receiver that returns True lets the user replay the finished private match (the
+# daily deal's players see each other's games once they have played it themselves).
+replay_admitted = Signal()
+
 # sender=None; kwargs: user_id.  A lobby socket, or a seated player's table socket,
 # of this user opened or closed (their presence may have changed).
 socket_changed = Signal()

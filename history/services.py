@@ -18,6 +18,7 @@ from django.db.models import Avg, Count, Q, QuerySet, Sum
 from django.utils import timezone
 
 from games.models import BotLevel, Deal, Match, RuleVariant, Seat
+from games.signals import replay_admitted
 from history import glicko2
 from history.models import PlayerGame, Rating, RatingChange, RatingClass
 from history.reliability import store_reliability
@@ -277,8 +278,13 @@ def can_replay(user: Any, match: Match, seats: list[Seat] | None = None) -> bool
     if user.is_staff:
         return True
     if seats is not None:
-        return any(s.user_id == user.pk for s in seats)
-    return user.pk in player_ids(match)
+        seated = any(s.user_id == user.pk for s in seats)
+    else:
+        seated = user.pk in player_ids(match)
+    if seated:
+        return True
+    answers = replay_admitted.send(sender=Match, match=match, user=user)
+    return any(admitted for _receiver, admitted in answers)
 
 
 def visible_games(profile_user: Any, viewer: Any) -> QuerySet[PlayerGame]:

@@ -44,14 +44,24 @@ def get_bot(level: str) -> Bot:
 
 
 def choose(
-    level: str, knowledge: Knowledge, rng: random.Random, playouts: int | None = None
+    level: str,
+    knowledge: Knowledge,
+    rng: random.Random,
+    playouts: int | None = None,
+    *,
+    reproducible: bool = False,
 ) -> Action | None:
     """The bot's action for ``knowledge.seat``.
 
     ``playouts`` sets the search's budget in playouts alone, with no wall-time cap:
     a live bot keeps its strength on a loaded machine (it answers later instead).
+    ``reproducible`` (with ``playouts``) makes the action depend on the knowledge and
+    the rng alone (see ``Budget.reproducible``).
     """
-    budget = DEFAULT_BUDGET if playouts is None else Budget(iterations=playouts)
+    if playouts is None:
+        budget = DEFAULT_BUDGET
+    else:
+        budget = Budget(iterations=playouts, reproducible=reproducible)
     return get_bot(level).choose_action(knowledge, rng, budget)
 
 

@@ -30,6 +30,11 @@ class Budget:
 
     seconds: float | None = None
     iterations: int | None = None
+    # True: the search reuses no endgame solved by an earlier search, so that with
+    # ``iterations`` alone the move depends on the knowledge and the rng only (a
+    # process's shared solver table would let one process finish where another runs
+    # out of nodes).
+    reproducible: bool = False
 
     def deadline(self, start: float | None = None) -> float:
         if self.seconds is None:

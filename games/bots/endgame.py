@@ -52,8 +52,12 @@ def _ordered(g: Game, s: int, acts: list[Action]) -> list[Action]:
 
 
 class Solver:
-    def __init__(self, seat: int, deadline: float, max_nodes: int | None) -> None:
+    def __init__(
+        self, seat: int, deadline: float, max_nodes: int | None, table: dict | None = None
+    ) -> None:
         self.seat = seat
+        # Solved positions: the process's shared table unless the caller gives one.
+        self.table = _TABLE if table is None else table
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
@@ -74,7 +78,7 @@ class Solver:
             self.variant = _VARIANTS.setdefault(g.rules, len(_VARIANTS))
             self.team = g.rules.team_of
         key = (self.variant, self.seat, g.position_key())
-        hit = _TABLE.get(key)
+        hit = self.table.get(key)
         if hit is not None:
             return hit
         if key in self.in_progress:
@@ -106,9 +110,9 @@ class Solver:
                     break
         finally:
             self.in_progress.discard(key)
-        if len(_TABLE) > _MAX_TABLE:
-            _TABLE.clear()
-        _TABLE[key] = res
+        if len(self.table) > _MAX_TABLE:
+            self.table.clear()
+        self.table[key] = res
         return res
 
 
@@ -118,14 +122,16 @@ def solve(
     deadline: float = float("inf"),
     max_nodes: int | None = None,
     all_values: bool = False,
+    table: dict | None = None,
 ) -> tuple[Action | None, dict[Action, bool]] | None:
     """Exact values of ``seat``'s actions; ``(winning action or None, values)``.
 
     Stops at the first winning action unless ``all_values``. Returns None when the
     limits ran out first. ``g`` must be a position where ``applicable`` holds and
-    ``seat`` decides.
+    ``seat`` decides.  ``table`` keeps this search's solved positions apart from the
+    process's shared table.
     """
-    solver = Solver(seat, deadline, max_nodes)
+    solver = Solver(seat, deadline, max_nodes, table)
     acts = _ordered(g, seat, fast.legal(g, seat))
     values: dict[Action, bool] = {}
     best = None

@@ -142,7 +142,8 @@ class HardBot:
         else:
             deadline = float("inf")
             max_nodes = max(MIN_SOLVER_NODES, NODES_PER_ITERATION * (budget.iterations or 0))
-        out = endgame.solve(g, seat, deadline, max_nodes)
+        table = {} if budget.reproducible else None
+        out = endgame.solve(g, seat, deadline, max_nodes, table=table)
         if out is None:
             return None
         best, _ = out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -33,6 +34,11 @@ def _every_seat_taken(seats: list[Seat]) -> bool:
     return all(s.user_id or s.bot_level for s in seats)
 
 
+def _shuffler(match: Match) -> random.Random:
+    """The deck's shuffle: the match's fixed seed (the same deal for everyone) or chance."""
+    return random.Random(match.seed) if match.seed else secrets.SystemRandom()
+
+
 def create_match(
     creator: Any,
     variant: RuleVariant,
@@ -43,6 +49,7 @@ def create_match(
     rules: Rules | None = None,
     turn_seconds: int | None = None,
     is_rated: bool = True,
+    seed: str = "",
 ) -> Match:
     """Open a table with the creator in seat 0.
 
@@ -50,6 +57,7 @@ def create_match(
     not named wait for players.  The table starts by itself once every seat is taken.
     ``rules`` and ``turn_seconds`` replace the variant's for this table: the caller
     has checked them against the variant (the matchmaking picks the deck, say).
+    ``seed`` fixes the deal and the bots' random choices (``Match.seed``).
     """
     refuse_suspended(creator)
     if not variant.is_active:
@@ -77,6 +85,7 @@ def create_match(
             is_rated=is_rated and (not any(levels) or variant.rated_with_bots),
             turn_seconds=turn_seconds or variant.turn_seconds,
             reconnect_seconds=variant.reconnect_seconds,
+            seed=seed,
         )
         Seat.objects.bulk_create(
             Seat(
@@ -93,7 +102,7 @@ def create_match(
         )
         seats = load_seats(match.pk)
         if _every_seat_taken(seats) and setting("GAMES_AUTO_START"):
-            new_deal(match, seats, Game.new(rules, secrets.SystemRandom()), timezone.now())
+            new_deal(match, seats, Game.new(rules, _shuffler(match)), timezone.now())
         notify_lobby_changed()
         notify_seats_changed([creator.pk])
     return match
@@ -200,7 +209,7 @@ def join_match(match: Match | int, user: Any, *, token: str | None = None) -> Se
         notify_lobby_changed()
         notify_seats_changed([user.pk])
         if setting("GAMES_AUTO_START") and _every_seat_taken(seats):
-            game = Game.new(locked.engine_rules, secrets.SystemRandom())
+            game = Game.new(locked.engine_rules, _shuffler(locked))
             new_deal(locked, seats, game, timezone.now())
         return free
 
@@ -245,7 +254,7 @@ def start_match(match: Match | int, by: Any | None = None) -> Deal:
         seats = load_seats(locked.pk)
         if not _every_seat_taken(seats):
             raise ActionRefused(_("Wait until every seat is taken."), code="not_full")
-        game = Game.new(locked.engine_rules, secrets.SystemRandom())
+        game = Game.new(locked.engine_rules, _shuffler(locked))
         return new_deal(locked, seats, game, timezone.now())
 
 
@@ -262,6 +271,11 @@ def start_next_deal(match: Match | int, by: Any | None = None) -> Deal:
             )
         if locked.status != Match.Status.FINISHED:
             raise ActionRefused(_("The game is not over yet."), code="not_over")
+        if locked.seed:
+            # The same seed would deal the same cards again: a second try at a fixed deal.
+            raise ActionRefused(
+                _("This table plays one fixed deal: it has no rematch."), code="fixed_deal"
+            )
         previous = load_game(locked)
         rules = locked.engine_rules
         if previous is None or not previous.is_over:

@@ -17,7 +17,17 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Lowest first.  The accounts know nothing of games; games nothing of who pairs
 # them, rates them, reviews them or moderates them.
-LAYERS = ["accounts", "games", "history", "friends", "matchmaking", "analysis", "puzzles", "moderation"]
+LAYERS = [
+    "accounts",
+    "games",
+    "history",
+    "friends",
+    "matchmaking",
+    "analysis",
+    "puzzles",
+    "moderation",
+    "daily",
+]
 
 
 def imported_apps(path: Path) -> set[str]:

@@ -1,0 +1,21 @@
+"""The news from the games app the daily deal listens to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.dispatch import receiver
+
+from games import signals
+
+from . import services
+
+
+@receiver(signals.deal_finished, dispatch_uid="daily-deal-finished")
+def deal_finished(sender: Any, deal: Any, **kwargs: Any) -> None:
+    services.record_finish(deal)
+
+
+@receiver(signals.replay_admitted, dispatch_uid="daily-replay-admitted")
+def replay_admitted(sender: Any, match: Any, user: Any, **kwargs: Any) -> bool:
+    return services.may_replay(match, user)

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import views
+
+app_name = "daily"
+
+urlpatterns = [
+    path("daily/", views.today_page, name="today"),
+    path("daily/<str:day>/", views.day_page, name="day"),
+    path("daily/play/<slug:variant>/", views.play, name="play"),
+]
