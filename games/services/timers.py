@@ -173,9 +173,7 @@ def prepare_bot_move(claim: BotClaim) -> PreparedBotMove | None:
     for seat in seats:
         if not seat.is_bot or seat.number not in to_act:
             continue
-        action = bot_runner.choose_action(
-            game.copy(), seat.number, seat.bot_level, seed=match.seed
-        )
+        action = bot_runner.choose_action(game.copy(), seat.number, seat.bot_level, seed=match.seed)
         if action is not None:
             return PreparedBotMove(claim, seat.number, str(action), match.version)
     # Every bot waits (e.g. for the defender): nothing to do until the next action.

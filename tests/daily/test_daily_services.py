@@ -66,7 +66,9 @@ def play_out(match_id: int, user, moves: list[str] | None, rng: random.Random) -
 
 def moves_of(match_id: int) -> list[tuple[int, str, str]]:
     return list(
-        Move.objects.filter(match_id=match_id).order_by("seq").values_list("seat", "action", "source")
+        Move.objects.filter(match_id=match_id)
+        .order_by("seq")
+        .values_list("seat", "action", "source")
     )
 
 
@@ -77,7 +79,9 @@ def test_the_same_moves_from_two_accounts_meet_the_same_bot_replies(
     anna, boris = person("anna"), person("boris")
     first = services.start_daily(anna, daily)
     second = services.start_daily(boris, daily)
-    decks = list(Deal.objects.filter(match__daily_entry__daily=daily).values_list("deck", flat=True))
+    decks = list(
+        Deal.objects.filter(match__daily_entry__daily=daily).values_list("deck", flat=True)
+    )
     assert len(decks) == 2 and decks[0] == decks[1]
     with django_capture_on_commit_callbacks(execute=True):
         moves = play_out(first.match_id, anna, None, random.Random(5))
