@@ -51,6 +51,9 @@ def request_hint(match_id: int, user: Any, channel_name: str = "") -> HintReques
         raise Refused(_("There is no such table."), status=404)
     if match.is_rated:
         raise Refused(_("Hints are only available in unrated games."))
+    if match.seed:
+        # A fixed deal (the daily deal) is compared across everyone who plays it.
+        raise Refused(_("A fixed deal is played without hints: everyone plays it alone."))
     seat = Seat.objects.filter(match=match, user_id=user.pk).first()
     if seat is None:
         raise Refused(_("Only a player at this table may ask for a hint."))

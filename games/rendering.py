@@ -230,7 +230,8 @@ def table_context(
         "controls": controls,
         "can_resign": can_resign,
         # A hint only when there is a move to hint at (not while the player waits).
-        "can_hint": bool(legal) and me is not None and not match.is_rated,
+        # A fixed deal (the daily deal) is compared across players: no hints there.
+        "can_hint": bool(legal) and me is not None and not match.is_rated and not match.seed,
         "table": table,
         "trump": card(view["trump"]) if view else None,
         "deadline": deadline,

@@ -172,6 +172,25 @@ def test_a_daily_table_has_no_rematch_and_is_unrated():
     assert entry.result == DailyEntry.Result.FOOL and entry.result_rank == 3
 
 
+def test_no_hints_at_a_daily_table():
+    from analysis import hints
+    from analysis.models import HintRequest
+    from analysis.services import Refused
+
+    anna = person("anna")
+    entry = services.start_daily(anna, classic_today())
+    with pytest.raises(Refused, match="without hints"):
+        hints.request_hint(entry.match_id, anna)
+    assert not HintRequest.objects.exists()
+    games.run_bot_turn(entry.match_id, later())  # the bot leads, if it holds the lead
+    match = Match.objects.get(pk=entry.match_id)
+    assert 0 in Game.from_snapshot(match.state).to_act()
+    client = Client()
+    client.force_login(anna)
+    page = client.get(reverse("games:table", args=[entry.match_id])).content.decode()
+    assert "table-hand" in page and "control-hint" not in page
+
+
 def finished_entry(name: str, daily: DailyDeal, result: str, accuracy, seconds: int) -> DailyEntry:
     user = person(name)
     entry = services.start_daily(user, daily)
