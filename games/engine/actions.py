@@ -298,13 +298,18 @@ def attack_chunk(seat: int, shift: int, val: int, room: int) -> tuple[Action, ..
     return tuple(acts)
 
 
-# Defence actions by (seat, attack card): a list indexed by the beating card.
-_DEFEND_ROWS: dict[int, list[Action | None]] = {}
+# Defence actions by ``attack card << 3 | seat``: a list indexed by the beating card,
+# each made on first use (``defence_row``, then ``defence_in_row``).
+DEFENCE_ROWS: list[list[Action | None] | None] = [None] * (52 * 8)
 
 
-def defend_row(seat: int, attack: int) -> list[Action | None]:
-    key = attack << 3 | seat
-    row = _DEFEND_ROWS.get(key)
+def defence_row(seat: int, attack: int) -> list[Action | None]:
+    row = DEFENCE_ROWS[attack << 3 | seat]
     if row is None:
-        row = _DEFEND_ROWS[key] = [None] * 52
+        row = DEFENCE_ROWS[attack << 3 | seat] = [None] * 52
     return row
+
+
+def defence_in_row(row: list[Action | None], seat: int, attack: int, card: int) -> Action:
+    act = row[card] = defend_action(seat, attack, card)
+    return act

@@ -14,9 +14,10 @@ from .cards import (
     SIX_RANK,
     SUIT_MASK,
     card_index,
+    iter_bits,
     mask_to_codes,
 )
-from .config import LEAD, config_for, mask_of
+from .config import LEAD, Config, config_for, mask_of
 from .events import (
     Dealt,
     Event,
@@ -27,13 +28,19 @@ from .rules import Rules
 from .settlement import check_over, start_bout
 from .state import Deal, GameState
 
-# Each deck's codes in index order: the unshuffled deck of Game.new.
+# Each deck's codes in index order.
 _DECKS = {size: tuple(mask_to_codes(m)) for size, m in DECK_MASK.items()}
+# The same cards as indices: the unshuffled deck of Game.new.
+DECK_INDICES = {size: tuple(iter_bits(m)) for size, m in DECK_MASK.items()}
 
 
-def shuffled_deck(rules: Rules, rng: random.Random) -> list[str]:
-    """A fresh deck of the variant, shuffled with ``rng``."""
-    deck = list(_DECKS[rules.deck_size])
+def shuffled_deck(rules: Rules, rng: random.Random) -> list[int]:
+    """A fresh deck of the variant as card indices, shuffled with ``rng``.
+
+    The shuffle permutes the deck in index order, so it deals what shuffling the codes in
+    that order would.
+    """
+    deck = list(DECK_INDICES[rules.deck_size])
     rng.shuffle(deck)
     return deck
 
@@ -125,10 +132,8 @@ def setup(
     drawn_first: int | None,
     rng: random.Random | None,
 ) -> None:
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
-    c = st.config = config_for(rules)
-    n = c.players
+    """Deal ``deck`` (card codes, checked to be exactly the variant's deck) into ``st``."""
+    c = _config(rules)
     if isinstance(deck, str) or not hasattr(deck, "__iter__"):
         raise ValueError("deck must be a list of card codes")
     codes = list(deck)
@@ -149,6 +154,41 @@ def setup(
             + (f"; missing {' '.join(missing)}" if missing else "")
             + (f"; not in this deck: {' '.join(extra)}" if extra else "")
         )
+    deal_cards(st, c, codes, idx, dealer, first_attacker, drawn_first, rng)
+
+
+def deal_shuffled(
+    st: GameState,
+    rules: Rules,
+    rng: random.Random,
+    dealer: int | None,
+    first_attacker: int | None,
+) -> None:
+    """Deal a deck shuffled with ``rng`` into ``st`` (no check needed: it is a whole deck)."""
+    c = _config(rules)
+    idx = shuffled_deck(rules, rng)
+    deal_cards(st, c, [CODES[i] for i in idx], idx, dealer, first_attacker, None, rng)
+
+
+def _config(rules: Rules) -> Config:
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules, not {type(rules).__name__}")
+    return config_for(rules)
+
+
+def deal_cards(
+    st: GameState,
+    c: Config,
+    codes: list[str],
+    idx: list[int],
+    dealer: int | None,
+    first_attacker: int | None,
+    drawn_first: int | None,
+    rng: random.Random | None,
+) -> None:
+    """Deal a whole deck, given both as ``codes`` and as card indices ``idx``."""
+    st.config = c
+    n = c.players
     if dealer is None:
         dealer = n - 1
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:

@@ -30,7 +30,7 @@ from . import handlers, legal, record, seats, turns
 from .actions import Action
 from .cards import CODES, SUITS, mask_to_codes
 from .config import make_rng
-from .deal import fill_position, setup, shuffled_deck
+from .deal import deal_shuffled, fill_position, setup
 from .events import Event
 from .knowledge import Knowledge
 from .rules import Rules
@@ -78,7 +78,7 @@ class Game(GameState):
         """Shuffle a fresh deck with ``rng_or_seed`` (an int seed or a ``random.Random``)."""
         rng = make_rng(rng_or_seed)
         g = object.__new__(cls)
-        setup(g, rules, shuffled_deck(rules, rng), dealer, first_attacker, None, rng)
+        deal_shuffled(g, rules, rng, dealer, first_attacker)
         return g
 
     @classmethod

@@ -95,8 +95,12 @@ def do_attack(st: GameState, seat: int, action: Action, trusted: bool) -> list[E
         known[seat] &= ~m
     if st.trump_six and m & st.trump_six:
         st.trump_six = 0
-    st.attack_cards.extend(idx)
-    st.defence_cards.extend([-1] * n)
+    if n == 1:  # most attacks are one card
+        st.attack_cards.append(idx[0])
+        st.defence_cards.append(-1)
+    else:
+        st.attack_cards.extend(idx)
+        st.defence_cards.extend([-1] * n)
     st.table_mask |= m
     st.table_ranks_mask |= RANK_MASK[idx[0] >> 2]  # the cards share one rank
     st.unbeaten_mask |= m

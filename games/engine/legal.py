@@ -9,15 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import (
-    _DEFEND_ROWS,
+    DEFENCE_ROWS,
     K_DONE,
     K_SWAP,
     K_TAKE,
     Action,
     attack_action,
     attack_chunk,
-    defend_action,
-    defend_row,
+    defence_in_row,
+    defence_row,
     show_action,
     simple_action,
     transfer_action,
@@ -29,12 +29,6 @@ from .cards import (
 from .config import DEFEND, LEAD, OVER, Config
 from .seats import bout_limit, next_opponent
 from .state import GameState
-
-
-def _defend_cell(row: list[Action | None], seat: int, a: int, b: int) -> Action:
-    act = row[b] = defend_action(seat, a, b)
-    return act
-
 
 _TAKE = tuple(simple_action(s, K_TAKE) for s in range(8))
 _DONE = tuple(simple_action(s, K_DONE) for s in range(8))
@@ -158,11 +152,11 @@ def _defences(st: GameState, out: list[Action], d: int, unb: int) -> None:
         unb ^= BIT[a]
         bm = hd & beat[a]
         if bm:
-            row = _DEFEND_ROWS.get(a << 3 | d) or defend_row(d, a)
+            row = DEFENCE_ROWS[a << 3 | d] or defence_row(d, a)
             while bm:
                 b = bm.bit_length() - 1
                 bm ^= BIT[b]
-                out.insert(0, row[b] or _defend_cell(row, d, a, b))
+                out.insert(0, row[b] or defence_in_row(row, d, a, b))
     if st.config.transfers and not st.beaten_count:
         _add_transfers(st, out)
     out.append(_TAKE[d])

@@ -119,15 +119,20 @@ def end_bout(st: GameState, ev: list[Event], beaten: bool) -> None:
     d = st.defender
     cards = st.table_mask
     hands = st.hands
-    on_table = tuple([CODES[i] for i in st.attack_cards + st.defence_cards if i >= 0])
+    # The event names the attack cards, then the defence cards in the same order.
     if beaten:
         st.discard_mask |= cards
-        ev.append(BoutBeaten(d, on_table))
+        # Every attack card is beaten: no defence card is missing (-1).
+        ev.append(BoutBeaten(d, tuple([CODES[i] for i in st.attack_cards + st.defence_cards])))
     else:
         hands[d] |= cards
         st.known_cards[d] |= cards
         st.empty_mask &= ~(1 << d)
-        ev.append(CardsTaken(d, on_table))
+        if st.beaten_count:
+            on_table = [CODES[i] for i in st.attack_cards + st.defence_cards if i >= 0]
+        else:  # nothing was beaten: only attack cards are on the table
+            on_table = [CODES[i] for i in st.attack_cards]
+        ev.append(CardsTaken(d, tuple(on_table)))
     st.attack_cards = []
     st.defence_cards = []
     st.table_mask = st.table_ranks_mask = st.unbeaten_mask = 0
@@ -142,7 +147,7 @@ def end_bout(st: GameState, ev: list[Event], beaten: bool) -> None:
             need = hs - h.bit_count()
             if need <= 0:
                 continue
-            k = min(need, len(talon))
+            k = need if need < len(talon) else len(talon)
             m = 0
             for _ in range(k):
                 m |= BIT[talon.pop()]
