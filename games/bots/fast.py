@@ -26,6 +26,14 @@ def decider(g: Game) -> int | None:
     leader, the defender while cards are unbeaten, else the principal attacker first and
     the other attackers in seat order after it.
     """
+    # The first two are the engine's turn rules read off the state (``to_act`` lists just
+    # the leader when leading, and the defender among others while cards are unbeaten):
+    # most decisions are these, and they need no list of turns.
+    ph = g.phase
+    if ph == "attack":
+        return g.attacker
+    if ph == "defend" and g.unbeaten_mask:
+        return g.defender
     turns = g.to_act()
     if len(turns) < 2:
         return turns[0] if turns else None
