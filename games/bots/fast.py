@@ -18,6 +18,9 @@ from games.engine.cards import BEATERS, BIT, DECK_MASK, RANK_MASK, SUIT_MASK
 Policy = Callable[[Game, int, list[Action], random.Random], Action]
 
 RANK_T, RANK_J, RANK_Q = 8, 9, 10
+# Every queen, king and ace; every card above a ten.
+QUEEN_OR_HIGHER = sum(RANK_MASK[r] for r in range(RANK_Q, 13))
+ABOVE_TEN = sum(RANK_MASK[r] for r in range(RANK_T + 1, 13))
 TRUMP_THROW_TALON = 4
 
 
@@ -199,7 +202,11 @@ def _defend(g: Game, seat: int, acts: list[Action]) -> Action:
         if a.kind == "show":
             # Showing costs nothing: the trump stays in hand.
             return a
-    attack = sorted(_bits(g.unbeaten_mask), key=lambda c: -value(c, ts))
+    unbeaten = g.unbeaten_mask
+    if unbeaten & (unbeaten - 1):  # the strongest attack card is beaten first
+        attack = sorted(_bits(unbeaten), key=lambda c: -value(c, ts))
+    else:
+        attack = [unbeaten.bit_length() - 1]
     used = 0
     plan: list[tuple[int, int]] = []
     for a in attack:
@@ -221,7 +228,7 @@ def _defend(g: Game, seat: int, acts: list[Action]) -> Action:
             return cheap_transfer
         return take  # type: ignore[return-value]
     used_trumps = used & trumps
-    high_used = any((b >> 2) >= RANK_Q for b in _bits(used))
+    high_used = used & QUEEN_OR_HIGHER
     if (
         cheap_transfer is not None
         and not cheap_transfer.card_mask & trumps
@@ -230,11 +237,11 @@ def _defend(g: Game, seat: int, acts: list[Action]) -> Action:
         return cheap_transfer
     if talon > 0 and used_trumps and take is not None:
         attack_plain = g.table_mask & ~trumps
-        all_low = all((c >> 2) <= RANK_T for c in _bits(attack_plain))
+        all_low = not attack_plain & ABOVE_TEN
         n_table = g.table_mask.bit_count()
         if talon >= 8 and n_table <= 2 and all_low and hand.bit_count() <= 6:
             return take
-        high_trump = any((b >> 2) >= RANK_Q for b in _bits(used_trumps))
+        high_trump = used_trumps & QUEEN_OR_HIGHER
         if high_trump and talon >= 6 and n_table <= 3:
             return take
     a, b = plan[0]
@@ -274,7 +281,7 @@ def playout(g: Game, policy: Policy, rng: random.Random, max_steps: int = 2000) 
         s = decider(g)
         if s is None:
             break
-        acts = legal(g, s)
+        acts = g.legal_actions(s)
         g.apply_legal(policy(g, s, acts, rng) if len(acts) > 1 else acts[0])
         steps += 1
     return steps
