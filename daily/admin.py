@@ -20,6 +20,10 @@ class DailyDealAdmin(admin.ModelAdmin):
     readonly_fields = ("day", "variant", "players", "bot_level", "seed", "created_at")
     inlines = [DailyEntryInline]
 
+    def has_add_permission(self, request) -> bool:
+        # A day's deal is made with a fresh seed by the day's first visit to /daily/.
+        return False
+
 
 @admin.register(DailyEntry)
 class DailyEntryAdmin(admin.ModelAdmin):
