@@ -31,8 +31,6 @@ from .models import DailyDeal, DailyEntry
 # ``create_match`` seats the player who opens a table in seat 0: everyone plays the
 # day's deal from there.
 PLAYER_SEAT = 0
-# The variants (by slug) that get a deal every day; two players each.
-DEFAULT_VARIANTS = ("classic",)
 
 
 def today() -> date:
@@ -41,7 +39,7 @@ def today() -> date:
 
 
 def daily_variants() -> list[RuleVariant]:
-    slugs = list(getattr(settings, "DAILY_VARIANTS", DEFAULT_VARIANTS))
+    slugs = list(settings.DAILY_VARIANTS)
     found = {v.slug: v for v in RuleVariant.objects.filter(slug__in=slugs, is_active=True)}
     return [found[slug] for slug in slugs if slug in found]
 

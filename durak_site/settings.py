@@ -201,6 +201,10 @@ ANALYSIS_QUOTA_ACTIVE_PER_IP = int(os.environ.get("ANALYSIS_QUOTA_ACTIVE_PER_IP"
 # The worker's time and sampled deals per judged decision.
 ANALYSIS_SECONDS = float(os.environ.get("ANALYSIS_SECONDS", "0.4"))
 ANALYSIS_SAMPLES = int(os.environ.get("ANALYSIS_SAMPLES", "30"))
+# The rule variants (slugs) that get a daily deal, two players each (docs/daily.md).
+DAILY_VARIANTS = tuple(
+    slug.strip() for slug in os.environ.get("DAILY_VARIANTS", "classic").split(",") if slug.strip()
+)
 
 
 # --- Live play (defaults of the rest: games/conf.py) -----------------------

@@ -94,6 +94,15 @@ def test_the_same_moves_from_two_accounts_meet_the_same_bot_replies(
     assert first.result and first.result == second.result
     # Both finished games wait for their analysis, for the board's accuracy.
     assert DealAnalysis.objects.filter(deal__match__daily_entry__daily=daily).count() == 2
+    # The task worker's run gives the board its accuracy.
+    from analysis.services import run_analysis
+    from games.bots.analysis import AnalysisBudget
+
+    queued = DealAnalysis.objects.get(deal__match_id=first.match_id)
+    run_analysis(queued.pk, AnalysisBudget(seconds=0.01, samples=2))
+    services.refresh_accuracies(daily)
+    first.refresh_from_db()
+    assert first.accuracy is not None and 0 <= first.accuracy <= 100
 
 
 def test_a_second_try_is_refused_and_changes_nothing():
@@ -278,3 +287,23 @@ def test_others_games_replay_only_after_ones_own_try():
     stranger = Client()
     stranger.force_login(person("carl"))
     assert stranger.get(replay).status_code == 404
+
+
+def test_the_pages_for_visitors_and_other_days(settings):
+    anna = person("anna")
+    entry = services.start_daily(anna, classic_today())
+    games.resign(entry.match_id, anna)
+    visitor = Client()
+    page = visitor.get(reverse("daily:today"))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert 'data-user="anna"' in text and "Log in to play today" in text
+    assert "daily-top-replay" not in text  # the deck stays hidden from visitors today
+    yesterday = (services.today() - datetime.timedelta(days=1)).isoformat()
+    assert visitor.get(reverse("daily:day", args=[yesterday])).status_code == 200
+    tomorrow = (services.today() + datetime.timedelta(days=1)).isoformat()
+    assert visitor.get(reverse("daily:day", args=[tomorrow])).status_code == 404
+    assert visitor.get(reverse("daily:day", args=["not-a-day"])).status_code == 404
+    # A variant can be given a daily deal by its slug.
+    settings.DAILY_VARIANTS = ("classic", "transfer")
+    assert [v.slug for v in services.daily_variants()] == ["classic", "transfer"]
