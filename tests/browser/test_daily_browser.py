@@ -44,7 +44,7 @@ def russian_words_only(player: Player, names: set[str]) -> None:
     assert not words - LATIN_ALLOWED - names, f"English on a Russian page: {sorted(words)}"
 
 
-def play_the_daily_deal(player: Player) -> Match:
+def play_the_daily_deal(player: Player, shots) -> Match:
     """Open the daily page, keep a second tab of it, play the deal, open the board."""
     page = player.page
     page.goto(player.url + "/")
@@ -63,6 +63,7 @@ def play_the_daily_deal(player: Player) -> Match:
     page.locator("#table-result").wait_for(state="visible")
     assert not page.locator("#table-result .control-rematch").count()
     player.check_page()
+    page.screenshot(path=str(shots / f"daily-table-{player.lang}.png"))
     # The second try, from the tab still showing the button: refused, no new table.
     tables = Match.objects.count()
     second.bring_to_front()
@@ -85,8 +86,8 @@ def test_two_players_play_the_days_deal_and_both_are_on_its_board(
 ):
     olga = Player(browser, live_server_url, "Ольга", "ru", viewport=PHONE)
     bob = Player(browser, live_server_url, "Bob", "en", viewport=DESKTOP)
-    first = play_the_daily_deal(olga)
-    second = play_the_daily_deal(bob)
+    first = play_the_daily_deal(olga, tmp_path)
+    second = play_the_daily_deal(bob, tmp_path)
     # The same cards for both.
     assert (
         Deal.objects.get(match=first).deck == Deal.objects.get(match=second).deck
