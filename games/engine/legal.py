@@ -114,10 +114,7 @@ def legal_actions(st: GameState, seat: int | None = None) -> list[Action]:
         room = st.bout_limit - st.attack_count
         if pend and room > 0:
             closure = st.table_ranks_mask
-            while pend:
-                low = pend & -pend
-                pend ^= low
-                s = low.bit_length() - 1
+            for s in st.config.seats_of[pend]:
                 avail = hands[s] & closure
                 if avail:
                     if avail & (avail - 1):
@@ -128,10 +125,8 @@ def legal_actions(st: GameState, seat: int | None = None) -> list[Action]:
                 if done:
                     out.append(_DONE[s])
         elif pend and done:
-            while pend:
-                low = pend & -pend
-                pend ^= low
-                out.append(_DONE[low.bit_length() - 1])
+            for s in st.config.seats_of[pend]:
+                out.append(_DONE[s])
     if st.trump_six:
         holder = st.trump_six_holder
         if holder >= 0 and (seat is None or seat == holder) and swap_target(st) is not None:
