@@ -104,6 +104,9 @@ def test_two_players_play_the_days_deal_and_both_are_on_its_board(
         assert page.locator(".daily-top-replay").count() == 1
         assert page.locator(".daily-streak").count() == 1
         assert page.evaluate(PAGE_WIDTH) <= page.viewport_size["width"]
+        # The board fits the screen: its last column is not scrolled out of view.
+        box = page.locator(".daily-board").bounding_box()
+        assert box and box["x"] + box["width"] <= page.viewport_size["width"], box
         if player.lang == "ru":
             russian_words_only(player, {"Bob"})
         page.screenshot(path=str(tmp_path / f"daily-{player.lang}.png"), full_page=True)

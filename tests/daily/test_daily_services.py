@@ -198,6 +198,7 @@ def test_no_hints_at_a_daily_table():
     client.force_login(anna)
     page = client.get(reverse("games:table", args=[entry.match_id])).content.decode()
     assert "table-hand" in page and "control-hint" not in page
+    assert "table-daily" in page and "one try, no hints" in page
 
 
 def finished_entry(name: str, daily: DailyDeal, result: str, accuracy, seconds: int) -> DailyEntry:
