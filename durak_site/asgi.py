@@ -36,9 +36,11 @@ application = TickerMiddleware(
 )
 
 # What the server loaded to start lives as long as the process: frozen, the collector
-# no longer walks it.  The young generation is collected after 20,000 allocations
+# no longer walks it.  The young generation is collected after 50,000 allocations
 # rather than 700, so a move's short-lived objects die young without a collection
-# per handful of them (docs/performance.md, "Live play").
+# per handful of them.  Each collection also walks every object that survived into
+# it, and an open socket keeps thousands alive: at 60 live tables, thresholds of
+# 20,000 instead of 50,000 cost 1 ms of CPU a move more (docs/performance.md).
 gc.collect()
 gc.freeze()
-gc.set_threshold(20_000, 20, 10)
+gc.set_threshold(50_000, 20, 10)
