@@ -145,10 +145,9 @@ class TableConsumer(GuardedSocket):
             await self.leave()
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        if self.viewer.seat is None:
-            await self.join_groups(self.group)
-        else:  # the process's group, for re-recording its sockets' presence
-            await self.join_groups(self.group, presence.server_group())
+        await self.join_groups(self.group)
+        if self.viewer.seat is not None:  # recorded again if this process is taken for dead
+            presence.hold(self.channel_name)
         await self.accept()
         # The ws extension never replays missed messages: every (re)connect gets it all.
         await self.send_state(full=True)
@@ -158,6 +157,7 @@ class TableConsumer(GuardedSocket):
             await db_call(socket_changed_for)(user.pk)
 
     async def disconnect(self, code: int) -> None:
+        presence.let_go(self.channel_name)
         await self.leave()
         if self.viewer is None:
             return

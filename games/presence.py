@@ -9,22 +9,32 @@ ticker beats.  When a process stops beating, any other process releases its sock
 last beat, and their reconnect budgets and turn clocks run as for any disconnect.
 
 A process that was only slow, and was taken for dead, finds its row gone at its
-next beat and tells its own sockets (the channel group ``server_group()``) to
-record themselves again.
+next beat and tells each of its own seated sockets (``hold``) to record itself again.
+They are kept in a set of this process, not a channel group: the in-memory channel
+layer walks every member of every group whenever it delivers a message, and one group
+holding all of a process's sockets made every push cost more the more tables were open.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import socket
+import threading
 from datetime import datetime
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
 from django.utils import timezone
 
 from games.conf import setting
 
+logger = logging.getLogger(__name__)
 _name: tuple[int, str] | None = None
+_seated_sockets: set[str] = set()
+_seated_lock = threading.Lock()
 
 
 def server_name() -> str:
@@ -36,9 +46,29 @@ def server_name() -> str:
     return _name[1]
 
 
-def server_group() -> str:
-    """The channel group of this process's seated table sockets."""
-    return "server." + server_name().replace(":", "_")
+def hold(channel_name: str) -> None:
+    """A seated player's table socket opened in this process."""
+    with _seated_lock:
+        _seated_sockets.add(channel_name)
+
+
+def let_go(channel_name: str) -> None:
+    with _seated_lock:
+        _seated_sockets.discard(channel_name)
+
+
+def _restore_seated_sockets() -> None:
+    """Tell each seated socket of this process to record itself again."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    with _seated_lock:
+        channels = list(_seated_sockets)
+    for channel in channels:
+        try:
+            async_to_sync(layer.send)(channel, {"type": "presence.restore"})
+        except Exception:  # It records itself again when it reconnects.
+            logger.warning("could not tell socket %s to record itself again", channel)
 
 
 def register(now: datetime | None = None) -> bool:
@@ -48,7 +78,6 @@ def register(now: datetime | None = None) -> bool:
     told to record themselves again (after the commit, as every push).
     """
     from games.models import ServerProcess
-    from games.services.common import send_push
 
     now = now or timezone.now()
     _, created = ServerProcess.objects.update_or_create(
@@ -56,7 +85,7 @@ def register(now: datetime | None = None) -> bool:
         defaults={"last_beat": now, "pid": os.getpid(), "host": socket.gethostname()[:100]},
     )
     if created:
-        send_push(server_group(), {"type": "presence.restore"})
+        transaction.on_commit(_restore_seated_sockets)
     return created
 
 
