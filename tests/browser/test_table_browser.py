@@ -288,13 +288,14 @@ TRANSFER_DEAL = ["6H", "6S", "7H", "7C", "8H", "8C", "9H", "9C", "TH", "TC", "JH
 
 @pytest.fixture
 def transfer_deal(monkeypatch):
-    from games.engine.deal import _DECKS
+    from games.engine import card_index, deck_codes
 
-    deck = TRANSFER_DEAL + [c for c in _DECKS[36] if c not in TRANSFER_DEAL]
+    deck = TRANSFER_DEAL + [c for c in deck_codes(36) if c not in TRANSFER_DEAL]
 
     class Arranged(secrets.SystemRandom):
         def shuffle(self, x) -> None:  # type: ignore[override]
-            x[:] = deck if len(x) == len(deck) else x
+            # The engine shuffles the cards' indices.
+            x[:] = [card_index(c) for c in deck] if len(x) == len(deck) else x
 
     # Patched before the server process forks, so its deals use it.
     monkeypatch.setattr(secrets, "SystemRandom", Arranged)
