@@ -4,7 +4,10 @@ Drives N concurrent two-player games (no bots) against a daphne server: each sea
 WebSocket client that reads its own pushed HTML, picks a legal move from the controls
 the server rendered for it (beat if it can, else done/take, else lead), and sends it
 after a short think time.  Latency is measured from sending an action until BOTH
-seats' sockets have received a render carrying the new version.
+seats' sockets have received a render carrying the new version.  The server's CPU is
+read from /proc for the sockets' opening, the play (per action), and their closing
+apart: with a game of 20 moves a socket's open and close would weigh as much as its
+moves, where a player's socket outlives many games.
 
 Then it plays one game in-process and counts the database queries per action (the
 service call plus one render per seat), early moves against late ones.
@@ -230,8 +233,6 @@ async def play_game(match_id: int, sockets, args, latencies: list[float], errors
             latencies.append((time.perf_counter() - start) * 1000)
             moves += 1
     finally:
-        for ws in sockets:
-            await ws.close()
         for task in readers:
             task.cancel()
     return moves
@@ -243,6 +244,7 @@ async def drive(
     latencies: list[float] = []
     errors: list[str] = []
     gate = asyncio.Semaphore(4)
+    cpu_at_connect = server_cpu()
     connected = await asyncio.gather(
         *(connect_game(base, m, c, gate) for m, c in tables), return_exceptions=True
     )
@@ -251,9 +253,13 @@ async def drive(
             errors.append(f"connect: {found!r}")
     tables = [t for t, c in zip(tables, connected, strict=True) if not isinstance(c, BaseException)]
     connected = [c for c in connected if not isinstance(c, BaseException)]
+    cpu_at_start = server_cpu()
+    if cpu_at_connect is not None:
+        print(
+            f"server CPU opening {2 * len(connected)} sockets: {cpu_at_start - cpu_at_connect:.2f} s"
+        )
     print(f"connected {2 * len(connected)} sockets", flush=True)
     started = time.perf_counter()
-    cpu_at_start = server_cpu()
     results = await asyncio.gather(
         *(
             play_game(m, sockets, args, latencies, errors)
@@ -265,8 +271,18 @@ async def drive(
         if isinstance(r, BaseException):
             errors.append(repr(r))
     moves = sum(r for r in results if isinstance(r, int))
+    seconds = time.perf_counter() - started
     cpu = server_cpu() - cpu_at_start if cpu_at_start is not None else None
-    return latencies, errors, time.perf_counter() - started, moves, cpu
+    # The sockets close after the play, so that the play's CPU is the moves' alone.
+    cpu_before_close = server_cpu()
+    for sockets in connected:
+        for ws in sockets:
+            await ws.close()
+    if cpu_before_close is not None:
+        await asyncio.sleep(2)  # the server's side of the closes
+        closing = server_cpu() - cpu_before_close
+        print(f"server CPU closing {2 * len(connected)} sockets: {closing:.2f} s")
+    return latencies, errors, seconds, moves, cpu
 
 
 def queries_per_action(
