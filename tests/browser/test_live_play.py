@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.browser.moves import click_a_legal_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -63,35 +64,6 @@ def wait_for_live(page) -> None:
     page.wait_for_selector('#connection-state[data-state="open"]')
 
 
-def play_one_step(page) -> bool:
-    """Click one legal control, like a careful player; False when nothing was clicked.
-
-    A bot may move between looking and clicking, so a click that finds its control
-    gone is simply retried on the next step.
-    """
-    done = page.locator("#table-controls .control-done")
-    take = page.locator("#table-controls .control-take")
-    beaters = page.locator(
-        '#table-hand .hand-card:not([disabled])[data-beats]:not([data-beats=""])'
-    )
-    leads = page.locator('#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])')
-    try:
-        if beaters.count():
-            beaters.first.click(timeout=2000)
-            page.locator("#table-felt .attack-target.can-beat").first.click(timeout=2000)
-        elif done.count():
-            done.first.click(timeout=2000)
-        elif take.count():
-            take.first.click(timeout=2000)
-        elif leads.count():
-            leads.first.click(timeout=2000)
-        else:
-            return False
-    except PlaywrightTimeout:
-        return False
-    return True
-
-
 def test_two_players_see_each_others_moves_without_reload(variants, browser, live_server_url):
     context_a, page_a, alice = logged_in(browser, live_server_url, "Alla")
     context_b, page_b, bob = logged_in(browser, live_server_url, "Bogdan")
@@ -118,7 +90,7 @@ def test_two_players_see_each_others_moves_without_reload(variants, browser, liv
         )
         watcher = page_b if mover is page_a else page_a
         before = version(watcher)
-        assert play_one_step(mover)
+        assert click_a_legal_move(mover)
         watcher.wait_for_function(
             f"() => parseInt(document.getElementById('table-version').dataset.version) > {before}"
         )

@@ -18,6 +18,7 @@ from analysis.review import build_review
 from games.models import Deal, Match, Move
 from tests.analysis.conftest import IMMEDIATE
 from tests.analysis.helpers import analysed_match
+from tests.browser.moves import click_a_legal_move
 from tests.browser.test_table_browser import LATIN_ALLOWED, NEWER_VERSION_OR_ERROR, PAGE_WORDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -68,24 +69,10 @@ def _no_english(page) -> None:
 
 def _one_move(page) -> bool:
     """One legal move, as a careful player makes it; False when there is none."""
-    controls = page.locator("#table-controls")
-    beaters = page.locator(
-        '#table-hand .hand-card:not([disabled])[data-beats]:not([data-beats=""])'
-    )
-    leads = page.locator('#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])')
     before = int(page.get_attribute("#table-version", "data-version"))
+    if not click_a_legal_move(page):
+        return False
     try:
-        if beaters.count():
-            beaters.first.click(timeout=2000)
-            page.locator("#table-felt .attack-target.can-beat").first.click(timeout=2000)
-        elif controls.locator(".control-done").count():
-            controls.locator(".control-done").click(timeout=2000)
-        elif controls.locator(".control-take").count():
-            controls.locator(".control-take").click(timeout=2000)
-        elif leads.count():
-            leads.first.click(timeout=2000)
-        else:
-            return False
         page.wait_for_function(NEWER_VERSION_OR_ERROR, arg=before)
     except PlaywrightTimeout:
         return False  # A bot moved between looking and clicking.

@@ -14,9 +14,9 @@ import secrets
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.models import Match, Move, RuleVariant
+from tests.browser.moves import click_a_legal_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -161,31 +161,9 @@ class Player:
     def step(self, *, double_click_lead: bool = False) -> bool:
         """One legal move, as a careful player makes it; False when there is none."""
         page = self.page
-        controls = page.locator("#table-controls")
-        beaters = page.locator(
-            '#table-hand .hand-card:not([disabled])[data-beats]:not([data-beats=""])'
-        )
-        leads = page.locator(
-            '#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])'
-        )
         before = self.version()
-        try:
-            if beaters.count():
-                beaters.first.click(timeout=2000)
-                page.locator("#table-felt .attack-target.can-beat").first.click(timeout=2000)
-            elif controls.locator(".control-done").count():
-                controls.locator(".control-done").click(timeout=2000)
-            elif controls.locator(".control-take").count():
-                controls.locator(".control-take").click(timeout=2000)
-            elif leads.count():
-                if double_click_lead:
-                    leads.first.dblclick(timeout=2000)
-                else:
-                    leads.first.click(timeout=2000)
-            else:
-                return False
-        except PlaywrightTimeout:
-            return False  # A bot moved between looking and clicking.
+        if not click_a_legal_move(page, double_click_lead=double_click_lead):
+            return False
         page.wait_for_function(NEWER_VERSION_OR_ERROR, arg=before)
         assert not page.evaluate(FOCUS_ON_RESIGN), "focus landed on Resign after a move"
         self.moves += 1

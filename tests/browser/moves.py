@@ -1,0 +1,37 @@
+"""A careful player's move at the table page, shared by the browser tests."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+
+def click_a_legal_move(page: Page, *, double_click_lead: bool = False) -> bool:
+    """Click one legal move: beat if a card can, else done, take, or lead.
+
+    False when there is nothing to click, or when a bot moved between looking and
+    clicking and the control is gone (the next step looks again).
+    """
+    controls = page.locator("#table-controls")
+    beaters = page.locator(
+        '#table-hand .hand-card:not([disabled])[data-beats]:not([data-beats=""])'
+    )
+    leads = page.locator('#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])')
+    try:
+        if beaters.count():
+            beaters.first.click(timeout=2000)
+            page.locator("#table-felt .attack-target.can-beat").first.click(timeout=2000)
+        elif controls.locator(".control-done").count():
+            controls.locator(".control-done").first.click(timeout=2000)
+        elif controls.locator(".control-take").count():
+            controls.locator(".control-take").first.click(timeout=2000)
+        elif leads.count():
+            if double_click_lead:
+                leads.first.dblclick(timeout=2000)
+            else:
+                leads.first.click(timeout=2000)
+        else:
+            return False
+    except PlaywrightTimeout:
+        return False
+    return True
