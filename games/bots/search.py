@@ -72,6 +72,10 @@ def evaluate(
     survived = [0] * k
     inference = Inference.of(knowledge)
     policy = fast.medium_move
+    # The policy draws nothing from ``rng``, so a playout's outcome is fixed by its deal
+    # and action: a deal sampled again (common once few cards are hidden, when a move
+    # gets the most playouts) reuses it instead of playing it out again.
+    outcomes: dict[tuple, tuple[float, int]] = {}
     alive = list(range(k))
     rounds = max(1, math.ceil(math.log2(k)))
     spent = 0
@@ -80,13 +84,19 @@ def evaluate(
         at_start = spent
         while True:
             deal = inference.deal(rng)
+            key = deal.position_key()
             steps = 0
             for i in alive:
-                g = deal.copy()
-                g.apply(acts[i])
-                steps += fast.playout(g, policy, rng)
+                outcome = outcomes.get((key, i))
+                if outcome is None:
+                    g = deal.copy()
+                    g.apply(acts[i])
+                    played = fast.playout(g, policy, rng)
+                    outcome = outcomes[key, i] = (score(g, seat), played)
+                reward, played = outcome
+                steps += played
                 visits[i] += 1
-                total[i] += score(g, seat)
+                total[i] += reward
             spent += len(alive)
             n += 1
             if not r and n == 1:
