@@ -2,7 +2,7 @@
 
 import random
 
-from games.bots import Budget, fast
+from games.bots import Budget, fast, search
 from games.bots.search import MAX_STRETCH, evaluate
 from games.engine import Game, Rules
 
@@ -41,3 +41,27 @@ def test_every_action_is_played_out_on_the_first_deals():
     assert all(v > 0 for v in visits)
     assert all(0 <= t <= v for t, v in zip(total, visits, strict=True))
     assert max(survived) > min(survived) or len(acts) <= 2
+
+
+def test_a_deal_drawn_again_reuses_its_playouts(monkeypatch):
+    # With the talon gone every hidden card is in the one opponent's hand, so every
+    # sampled deal is the same: each action is played out once, then looked up.
+    knowledge = None
+    for seed in range(20):
+        knowledge, acts = _decision(Game.new(Rules(players=2), seed), random.Random(0), 0)
+        if knowledge is not None:
+            break
+    assert knowledge is not None
+    played = []
+    playout = fast.playout
+
+    def counting_playout(g, policy, rng):
+        played.append(g)
+        return playout(g, policy, rng)
+
+    monkeypatch.setattr(search.fast, "playout", counting_playout)
+    visits, total, _ = evaluate(knowledge, acts, random.Random(1), Budget(iterations=40))
+    assert len(played) == len(acts)
+    assert sum(visits) > 2 * len(acts)
+    # The same outcome every time: a loss, a draw or a win in each of them.
+    assert all(t / v in (0.0, 0.5, 1.0) for t, v in zip(total, visits, strict=True))
