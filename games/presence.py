@@ -17,21 +17,17 @@ holding all of a process's sockets made every push cost more the more tables wer
 
 from __future__ import annotations
 
-import logging
 import os
 import secrets
 import socket
 import threading
 from datetime import datetime
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
 from games.conf import setting
 
-logger = logging.getLogger(__name__)
 _name: tuple[int, str] | None = None
 _seated_sockets: set[str] = set()
 _seated_lock = threading.Lock()
@@ -59,16 +55,11 @@ def let_go(channel_name: str) -> None:
 
 def _restore_seated_sockets() -> None:
     """Tell each seated socket of this process to record itself again."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
+    from games.services.common import send_to_channels
+
     with _seated_lock:
         channels = list(_seated_sockets)
-    for channel in channels:
-        try:
-            async_to_sync(layer.send)(channel, {"type": "presence.restore"})
-        except Exception:  # It records itself again when it reconnects.
-            logger.warning("could not tell socket %s to record itself again", channel)
+    send_to_channels(channels, {"type": "presence.restore"})
 
 
 def register(now: datetime | None = None) -> bool:

@@ -11,13 +11,10 @@ closes with the reason.
 from __future__ import annotations
 
 import json
-import logging
 from datetime import datetime, timedelta
 from importlib import import_module
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.db import transaction
@@ -30,8 +27,7 @@ from accounts.notices import suspension_notice
 from accounts.socket_news import account_news
 from games.conf import setting
 from games.models import OpenSocket
-
-logger = logging.getLogger(__name__)
+from games.services.common import send_to_channels
 
 FRAME_TYPES = ("action", "chat", "sync", "resign", "rematch", "hint")
 
@@ -198,15 +194,8 @@ def forget_expired_sockets(now: datetime | None = None) -> int:
 def send_account_news(sender: Any, user_id: int, message: dict[str, Any], **kwargs: Any) -> None:
     """Send the account's news (``accounts.socket_news``) to each open socket of the
     user, on whatever process."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
     expiry = timedelta(seconds=3 * setting("GAMES_SOCKET_HEARTBEAT"))
     channels = OpenSocket.objects.filter(
         user_id=user_id, renewed_at__gte=timezone.now() - expiry
     ).values_list("channel_name", flat=True)
-    for channel in channels:
-        try:
-            async_to_sync(layer.send)(channel, message)
-        except Exception:  # Best effort: the heartbeat checks the sign-in within a period.
-            logger.warning("could not tell a socket of user %s: %s", user_id, message["type"])
+    send_to_channels(channels, message)

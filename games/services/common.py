@@ -103,6 +103,19 @@ def send_push(group: str, message: dict[str, Any]) -> None:
         logger.exception("could not push to %s", group)
 
 
+def send_to_channels(channels: Iterable[str], message: dict[str, Any]) -> None:
+    """Send ``message`` to each socket's own channel, best effort as every push: a
+    socket that misses it is set right by its heartbeat or its reconnect."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for channel in channels:
+        try:
+            async_to_sync(layer.send)(channel, message)
+        except Exception:
+            logger.warning("could not send %s to socket %s", message["type"], channel)
+
+
 def notify_match_changed(match_id: int, version: int | None = None, *, what: str = "state") -> None:
     """After the commit, tell every socket of the match to re-render (``what``: state/chat/presence).
 
