@@ -39,7 +39,9 @@ def choose_action(game: Game, seat: int, level: str, *, seed: str = "") -> Actio
     legal = legal_for(game, seat)
     if not legal:
         return None
-    rng = random.Random(f"{seed}/{len(game.history)}/{seat}") if seed else _rng
+    # Unseeded, the move still gets a fast generator of its own, seeded from the OS:
+    # the search draws thousands of numbers, and ``SystemRandom`` asks the OS for each.
+    rng = random.Random(f"{seed}/{len(game.history)}/{seat}" if seed else _rng.getrandbits(64))
     if _choose is not None and level in LEVELS:
         try:
             action = _choose(
