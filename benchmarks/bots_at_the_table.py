@@ -33,6 +33,7 @@ import tempfile
 import threading
 import time
 from collections import deque
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,6 +101,7 @@ class Stats:
         self.person: list[float] = []
         self.bot_answer: list[float] = []
         self.errors: list[str] = []
+        self.window: tuple[datetime, datetime] | None = None
 
 
 async def play_humans(match_id: int, sockets, args, stop_at: float, stats: Stats) -> None:
@@ -177,6 +179,7 @@ async def drive(base: str, humans, bots, args, pids: dict[str, list[int]]) -> tu
     print(f"connected {sum(len(c) for c in connected)} sockets", flush=True)
     cpu_before = {name: [cpu_seconds(p) for p in group] for name, group in pids.items()}
     started = time.perf_counter()
+    window_start = datetime.now(UTC)
     stop_at = started + args.seconds
     await asyncio.gather(
         *(
@@ -187,6 +190,7 @@ async def drive(base: str, humans, bots, args, pids: dict[str, list[int]]) -> tu
         )
     )
     elapsed = time.perf_counter() - started
+    stats.window = (window_start, datetime.now(UTC))
     cpu = {
         name: sum(cpu_seconds(p) for p in group) - sum(cpu_before[name])
         for name, group in pids.items()
@@ -226,6 +230,16 @@ def start_stack(env: dict[str, str], port: int, bot_workers: int) -> tuple[subpr
             threading.Thread(target=LOG.extend, args=(launcher.stdout,), daemon=True).start()
             return launcher, pids
     raise RuntimeError("the launcher stopped before it served:\n" + "".join(seen[-40:]))
+
+
+def count_bot_moves(window: tuple[datetime, datetime]) -> int:
+    """The bots' moves stored between the two times (the bot worker's CPU is per move)."""
+    from games.models import Move
+
+    start, end = window
+    return Move.objects.filter(
+        source=Move.Source.BOT, created_at__gte=start, created_at__lt=end
+    ).count()
 
 
 def summary(values: list[float]) -> str:
@@ -295,6 +309,13 @@ def main() -> None:
     for name, seconds in cpu.items():
         if pids[name]:
             print(f"{name} CPU: {seconds:.1f} s, {seconds / elapsed:.2f} cores")
+    bot_moves = count_bot_moves(stats.window)
+    print(f"bot moves committed while the tables played: {bot_moves}", end="")
+    if pids["bot workers"] and bot_moves:
+        per_move = cpu["bot workers"] / bot_moves * 1000
+        print(f", {bot_moves / elapsed:.1f} a second, bot worker CPU {per_move:.0f} ms a move")
+    else:
+        print()
     pushed = len(stats.human) + len(stats.person) + len(stats.bot_answer)
     if pushed:
         print(f"daphne CPU per action pushed: {cpu['daphne'] / pushed * 1000:.2f} ms")
