@@ -192,3 +192,21 @@ def test_a_move_searched_ahead_is_dropped_when_another_worker_played_the_turn(se
     assert not stalled.held
     assert bot_moves(match.pk) == 1
     assert Match.objects.get(pk=match.pk).version == before
+
+
+def test_queued_bot_turns_do_not_keep_a_hint_waiting(settings):
+    settings.GAMES_BOT_HEAD_START_SECONDS = 0.0
+    first, _ = bot_table("random", bot_leads=True)
+    second, _ = bot_table("random", bot_leads=True)
+    match, user, _seat = unrated_table_to_act()
+    hint = hints.request_hint(match.pk, user)
+    both_due = max(first.bot_due_at, second.bot_due_at) + timedelta(seconds=0.1)
+    worker = BotWorker()
+    worker.step(both_due)  # one bot turn...
+    worker.step(both_due)  # ...then the hint, though the other bot turn is due as well
+    hint.refresh_from_db()
+    assert hint.answered_at is not None and hint.action
+    assert bot_moves(first.pk) + bot_moves(second.pk) == 1
+    worker.step(both_due)  # the other bot turn's search...
+    worker.land_all()  # ...lands
+    assert bot_moves(first.pk) == bot_moves(second.pk) == 1

@@ -39,6 +39,9 @@ class BotWorker:
 
     def __init__(self) -> None:
         self.held: list[services.PreparedBotMove] = []
+        # Bot turns and hints take turns: while bot turns queue (more bot tables than
+        # this worker's core can search for), a hint would otherwise wait for all of them.
+        self.hint_goes_next = False
 
     def step(self, now: datetime | None = None) -> float:
         """Land what is due, then search one turn or answer one hint; returns how long
@@ -47,9 +50,13 @@ class BotWorker:
         now = now or timezone.now()
         try:
             self.land_due(now)
+            if self.hint_goes_next and hints.answer_next_hint():
+                self.hint_goes_next = False
+                return 0.0
             ahead = timedelta(seconds=setting("GAMES_BOT_HEAD_START_SECONDS"))
             claim = services.claim_due_bot_turn(now, ahead=ahead)
             if claim is not None:
+                self.hint_goes_next = True
                 prepared = services.prepare_bot_move(claim)
                 if prepared is not None:
                     self.held.append(prepared)
