@@ -200,6 +200,8 @@ def table_context(
             entry = by_card[code]
             entry["beats"] = " ".join(entry["beats"])
             entry["playable"] = bool(entry["lead"] or entry["beats"] or entry["transfer"])
+            shows = (code, entry["lead"], entry["beats"], entry["transfer"], entry["playable"])
+            entry["button"] = shared_render("hand-card", shows, {"c": entry})
             hand.append(entry)
     can_resign = playing and me is not None and view is not None and me not in view["out"]
 
@@ -308,6 +310,10 @@ def _compiled(name: str) -> Any:
     return get_template(name)
 
 
+# What the hand's partial shows of the viewer's own seat row.
+HAND_ROW_KEYS = ("number", "acting", "team", "is_attacker", "is_defender", "is_out", "fools")
+
+
 def piece_inputs(context: dict[str, Any]) -> dict[str, Any]:
     """What each piece's partial reads from a table context, piece by piece.
 
@@ -315,7 +321,7 @@ def piece_inputs(context: dict[str, Any]) -> dict[str, Any]:
     already shows a piece rendered from these inputs needs no new copy of it.
     """
     match = context["match"]
-    my_row = context["my_row"]
+    my_row = context["my_row"] or {}
     return {
         "waiting": (
             context["waiting"],
@@ -324,14 +330,19 @@ def piece_inputs(context: dict[str, Any]) -> dict[str, Any]:
             context["is_creator"],
             match.is_private,
         ),
-        "status": (context["status_text"], context["playing"], my_row),
+        "status": (context["status_text"], context["playing"], my_row.get("deadline")),
         "seats": (context["others"], context["team_legend"]),
         "felt": _felt_inputs(context),
-        "hand": (context["is_player"], my_row, context["hand"]),
+        # The viewer's own row changes on most moves (its clock, its count); the hand
+        # shows only these of it, and the controls none.
+        "hand": (
+            context["is_player"],
+            tuple(my_row.get(key) for key in HAND_ROW_KEYS),
+            context["hand"],
+        ),
         "controls": (
             context["controls"],
             context["me"],
-            my_row,
             context["playing"],
             match.is_rated,
             context["can_resign"],
@@ -361,25 +372,27 @@ def _felt_inputs(context: dict[str, Any]) -> tuple[Any, ...]:
     )
 
 
-# The felt shows only public cards, the same for every viewer of a version: each
-# process renders it once per language and position and shares it among viewers.
-_felt_lock = threading.Lock()
-_felts: OrderedDict[tuple[Any, ...], str] = OrderedDict()
-FELTS_KEPT = 512
+# Some HTML shows only what its key says, whoever looks: the felt of a version (public
+# cards), a card in a hand with the moves it may make.  Each process renders it once
+# per language and key and shares it among viewers and versions.
+_shared_lock = threading.Lock()
+_shared: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+SHARED_KEPT = 4096
 
 
-def _felt_html(context: dict[str, Any], felt_inputs: tuple[Any, ...]) -> str:
-    key = (get_language(), felt_inputs)
-    with _felt_lock:
-        html = _felts.get(key)
+def shared_render(partial: str, key: tuple[Any, ...], context: dict[str, Any]) -> str:
+    """The partial of games/partials.html rendered from ``context``, which shows only ``key``."""
+    cache_key = (partial, get_language(), key)
+    with _shared_lock:
+        html = _shared.get(cache_key)
         if html is not None:
-            _felts.move_to_end(key)
+            _shared.move_to_end(cache_key)
             return html
-    html = _template(PARTIALS + "felt").render(context)
-    with _felt_lock:
-        _felts[key] = html
-        if len(_felts) > FELTS_KEPT:
-            _felts.popitem(last=False)
+    html = _template(PARTIALS + partial).render(context)
+    with _shared_lock:
+        _shared[cache_key] = html
+        if len(_shared) > SHARED_KEPT:
+            _shared.popitem(last=False)
     return html
 
 
@@ -397,7 +410,7 @@ def pieces_to_send(inputs: dict[str, Any], shown: dict[str, Any] | None) -> list
 def piece_html(piece: str, context: dict[str, Any], inputs: dict[str, Any]) -> str:
     """One piece's partial; ``inputs`` are the context's ``piece_inputs``."""
     if piece == "felt":
-        return _felt_html(context, inputs["felt"])
+        return shared_render("felt", inputs["felt"], context)
     return _template(PARTIALS + piece).render(context)
 
 
