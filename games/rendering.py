@@ -43,6 +43,14 @@ VARIANT_NAMES = [
     gettext_noop("One winner"),
 ]
 MAX_BACKS = 8
+# What each partial of a seat shows of the seat's row (see ``shared_render``).
+WHO_KEYS = ("is_bot", "team", "hue", "initials", "short_name", "connected", "level", "reliability")
+BADGE_KEYS = ("acting", "is_attacker", "is_defender", "said_done", "is_out", "connected", "fools")
+ME_KEYS = ("acting", "team", "is_attacker", "is_defender", "is_out", "fools")
+
+
+def _shows(row: dict[str, Any], keys: tuple[str, ...]) -> tuple[Any, ...]:
+    return tuple(row[key] for key in keys)
 
 
 def variant_name(variant: Any) -> str:
@@ -147,7 +155,7 @@ def table_context(
                 "team": seat.team,
                 "count": count,
                 # Repeating a SafeString gives a plain str, so mark the result again.
-                "backs": mark_safe(back_html() * min(count, MAX_BACKS)),
+                "back_cards": mark_safe(back_html() * min(count, MAX_BACKS)),
                 "is_attacker": bool(view) and playing and view["attacker"] == seat.number,
                 "is_defender": bool(view) and playing and view["defender"] == seat.number,
                 "to_act": seat.number in to_act,
@@ -167,6 +175,14 @@ def table_context(
     others = [row for row in seat_rows[start:] + seat_rows[:start] if not row["is_me"]]
     for row, place in zip(others, places(len(others), spectator=me is None), strict=True):
         row["place"] = place
+        # Who sits there, their cards and badges repeat from move to move and table to
+        # table: each is rendered once per process for what it shows.
+        row["who"] = shared_render("seat-who", _shows(row, WHO_KEYS), {"s": row})
+        row["backs"] = shared_render("seat-backs", (row["count"],), {"s": row})
+        row["badges"] = shared_render("seat-badges", _shows(row, BADGE_KEYS), {"s": row})
+    if me is not None:
+        my_row = seat_rows[me]
+        my_row["me"] = shared_render("me", _shows(my_row, ME_KEYS), {"my_row": my_row})
 
     hand = []
     controls: dict[str, Any] = {"simple": [], "multi": [], "transfers": [], "shows": []}
@@ -310,10 +326,6 @@ def _compiled(name: str) -> Any:
     return get_template(name)
 
 
-# What the hand's partial shows of the viewer's own seat row.
-HAND_ROW_KEYS = ("number", "acting", "team", "is_attacker", "is_defender", "is_out", "fools")
-
-
 def piece_inputs(context: dict[str, Any]) -> dict[str, Any]:
     """What each piece's partial reads from a table context, piece by piece.
 
@@ -334,12 +346,8 @@ def piece_inputs(context: dict[str, Any]) -> dict[str, Any]:
         "seats": (context["others"], context["team_legend"]),
         "felt": _felt_inputs(context),
         # The viewer's own row changes on most moves (its clock, its count); the hand
-        # shows only these of it, and the controls none.
-        "hand": (
-            context["is_player"],
-            tuple(my_row.get(key) for key in HAND_ROW_KEYS),
-            context["hand"],
-        ),
+        # shows only its "me" partial of it, and the controls none.
+        "hand": (context["is_player"], my_row.get("me"), context["hand"]),
         "controls": (
             context["controls"],
             context["me"],
