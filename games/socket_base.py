@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import random
 from typing import Any
@@ -44,10 +45,14 @@ def db_call(function: Any) -> Any:
     return database_sync_to_async(function, thread_sensitive=connection.vendor == "sqlite")
 
 
-def _heartbeat_checks(quota: SocketQuota | None, session_key: str | None, user_id: int) -> Any:
+def _heartbeat_checks(
+    quota: SocketQuota | None, session_key: str | None, user_id: int, *, recheck: bool
+) -> Any:
+    """Renew the socket's row; on a ``recheck`` beat also check the caps and the
+    sign-in, and return the user as just read (otherwise None)."""
     if quota is not None:
-        quota.renew()
-    return signed_in_user(session_key, user_id)
+        quota.renew(check_caps=recheck)
+    return signed_in_user(session_key, user_id) if recheck else None
 
 
 def socket_changed_for(user_id: int) -> None:
@@ -139,17 +144,24 @@ class GuardedSocket(ViewerLanguageMixin, SocketConsumer):
         # would beat together, each beat a database call: the first beat comes at a
         # random point of the first period, so the beats spread out.
         await asyncio.sleep(random.uniform(0, period))
-        while True:
+        # The handshake checked the caps and the sign-in, and the account's news makes
+        # the socket check at once; the beats are the backstop, every few of them.
+        recheck_every = setting("GAMES_SOCKET_RECHECK_BEATS")
+        for beat in itertools.count():
+            recheck = beat % recheck_every == 0
             try:
                 await self.rejoin()
-                user = await db_call(_heartbeat_checks)(self.quota, self.session_key(), user_id)
+                user = await db_call(_heartbeat_checks)(
+                    self.quota, self.session_key(), user_id, recheck=recheck
+                )
             except SignedOut as out:
                 await self.sign_out(out)
                 return
             except Exception:  # The next beat tries again.
                 logger.exception("socket heartbeat failed")
             else:
-                await self.user_checked(user)
+                if user is not None:
+                    await self.user_checked(user)
             await asyncio.sleep(period)
 
     async def account_changed(self, event: dict[str, Any]) -> None:

@@ -4,8 +4,8 @@ still signed in, and how many sockets one user may hold (at every instant).
 Channels' auth middleware reads the session once, at the handshake.  A socket lives
 for hours, so the consumer asks ``signed_in_user`` again when the account changes
 (a log-out, a new password, a suspension: ``accounts.socket_news`` tells every
-socket of the user at once) and on its heartbeat, the backstop: the socket then
-closes with the reason.
+socket of the user at once) and every few heartbeats (``GAMES_SOCKET_RECHECK_BEATS``),
+the backstop: the socket then closes with the reason.
 """
 
 from __future__ import annotations
@@ -107,8 +107,8 @@ class SocketQuota:
 
     The rows are in the database, so every process counts the same sockets at every
     instant; one user's admissions take turns on the user's row lock.  Each socket
-    renews its row on its heartbeat, and there it also checks the caps again: a
-    socket past a cap among the user's sockets opened before it closes.  A row not
+    renews its row on its heartbeat, and every few beats it also checks the caps
+    again: a socket past a cap among the user's sockets opened before it closes.  A row not
     renewed for three heartbeats (its process died without closing it) no longer
     counts.
     """
@@ -146,8 +146,9 @@ class SocketQuota:
             )
         return True
 
-    def renew(self) -> None:
-        """On the heartbeat: renew this socket's row, or SignedOut past a cap."""
+    def renew(self, *, check_caps: bool = True) -> None:
+        """On the heartbeat: renew this socket's row; with ``check_caps``, or when the
+        row had to be made again, SignedOut past a cap."""
         now = timezone.now()
         if not OpenSocket.objects.filter(channel_name=self.channel_name).update(renewed_at=now):
             OpenSocket.objects.create(
@@ -156,6 +157,9 @@ class SocketQuota:
                 match_id=self.match_id,
                 renewed_at=now,
             )
+            check_caps = True
+        if not check_caps:
+            return
         live = self._live(now)
         mine = next(
             (i for i, (_pk, channel, _table) in enumerate(live) if channel == self.channel_name),
