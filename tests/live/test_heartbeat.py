@@ -3,6 +3,7 @@ no longer play; the other sockets of the table stay open."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 
 import pytest
@@ -47,3 +48,27 @@ async def test_an_idle_socket_of_a_suspended_user_is_closed_at_its_next_heartbea
     await sockets[1].send({"type": "sync"})
     assert await sockets[1].until_version(version)
     await sockets[1].close()
+
+
+def online(user_ids) -> set[int]:
+    from games.socket_guard import SocketQuota
+
+    return SocketQuota.online_among(user_ids)
+
+
+@in_own_loop
+async def test_beats_that_do_not_check_the_sign_in_still_keep_the_socket_counted(settings):
+    # Only the first beat checks the sign-in and the caps; the rows expire after three
+    # heartbeats (0.9 s) unless every beat renews them.
+    settings.GAMES_SOCKET_RECHECK_BEATS = 1000
+    match, users, cookies = await db(setup_table)
+    sockets = [Socket(f"/ws/games/{match.pk}/", c) for c in cookies]
+    version, _snap, _status = await db(state, match.pk)
+    for sock in sockets:
+        assert (await sock.open())[0]
+        await sock.until_version(version)
+    for _ in range(4):
+        await asyncio.sleep(0.6)
+        assert await db(online, [u.pk for u in users]) == {u.pk for u in users}
+    for sock in sockets:
+        await sock.close()
