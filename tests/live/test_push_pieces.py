@@ -167,3 +167,34 @@ def test_the_movers_page_rendered_from_its_committed_move_matches_a_full_render(
             shows = {k: v for k, v in page.shows.items() if k != "table-chat"}
             assert shows == full_render(match.pk, page.viewer)
     assert from_outcome > 10
+
+
+def fresh(partial: str, context: dict) -> str:
+    """A partial rendered afresh, not taken from the process's shared renders."""
+    return get_template(f"games/partials.html#{partial}").render(context)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_each_shared_render_is_what_its_partial_renders_for_that_row_or_card(language):
+    # The shared renders are kept by what they show: two rows or cards that look alike
+    # to the key but not to the partial would show one viewer another's render.
+    match, users = table()
+    viewers = [rendering.Viewer(u.pk, seat) for seat, u in enumerate(users)]
+    viewers.append(rendering.Viewer(None, None))
+    rng = random.Random(7)
+    checked = 0
+    with translation.override(language):
+        while match.status == Match.Status.PLAYING:
+            match = play(match.pk, users, rng)
+            for viewer in viewers:
+                context = rendering.table_context(match, viewer, with_chat=False)
+                for row in context["others"]:
+                    assert row["who"] == fresh("seat-who", {"s": row})
+                    assert row["backs"] == fresh("seat-backs", {"s": row})
+                    assert row["badges"] == fresh("seat-badges", {"s": row})
+                if context["my_row"] is not None:
+                    assert context["my_row"]["me"] == fresh("me", {"my_row": context["my_row"]})
+                for entry in context["hand"]:
+                    assert entry["button"] == fresh("hand-card", {"c": entry})
+                    checked += 1
+    assert checked > 0
