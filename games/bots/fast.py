@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 
 from games.engine import Action, Game
-from games.engine.actions import defend_action
+from games.engine.actions import K_TAKE, defend_action, simple_action
 from games.engine.cards import BEATERS, BIT, DECK_MASK, RANK_MASK, SUIT_MASK
 
 Policy = Callable[[Game, int, list[Action], random.Random], Action]
@@ -69,19 +69,21 @@ def _bits(mask: int) -> list[int]:
 
 
 def _cheapest(mask: int, tsuit: int) -> int:
-    best = -1
-    bv = 99
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        c = low.bit_length() - 1
-        v = value(c, tsuit)
-        if v < bv:
-            bv, best = v, c
-    return best
+    """The card of least ``value`` in ``mask`` (on a tie the lowest index), -1 if none.
+
+    Every plain card is worth less than every trump, and among plain cards (or among
+    trumps) a lower index is never worth more: so it is the lowest plain card, else the
+    lowest trump.
+    """
+    pick = mask & ~SUIT_MASK[tsuit] or mask
+    return (pick & -pick).bit_length() - 1
 
 
-def _swap(acts: list[Action]) -> Action | None:
+def _swap(g: Game, seat: int, acts: list[Action]) -> Action | None:
+    """The trump-six swap among ``acts``, if any. Only the six's holder may ever swap,
+    so the list is searched only then."""
+    if not g.trump_six or g.trump_six_holder != seat:
+        return None
     for a in acts:
         if a.kind == "swap":
             return a
@@ -99,7 +101,7 @@ def easy_move(g: Game, seat: int, acts: list[Action], rng: random.Random) -> Act
     """Cheapest legal card; takes only when nothing beats; throws in plain cards only."""
     if len(acts) == 1:
         return acts[0]
-    sw = _swap(acts)
+    sw = _swap(g, seat, acts)
     if sw is not None:
         return sw
     ts = g.trump_suit_index
@@ -137,7 +139,7 @@ def medium_move(g: Game, seat: int, acts: list[Action], rng: random.Random) -> A
     """Hand-tuned play: save trumps and high cards, shed low cards, transfer when cheap."""
     if len(acts) == 1:
         return acts[0]
-    sw = _swap(acts)
+    sw = _swap(g, seat, acts)
     if sw is not None:
         return sw
     ph = g.phase
@@ -158,7 +160,8 @@ def _lead(g: Game, seat: int, acts: list[Action]) -> Action:
     trumps = SUIT_MASK[ts]
     hand = g.hand_mask(seat)
     talon = g.talon_count
-    by_mask = {a.card_mask: a for a in acts if a.kind == "attack"}
+    # Leading, the seat's actions are attacks and a swap, and a swap was played already.
+    by_mask = {a.card_mask: a for a in acts}
     plain = hand & ~trumps
     if plain:
         if talon == 0:
@@ -190,14 +193,12 @@ def _defend(g: Game, seat: int, acts: list[Action]) -> Action:
     hand = g.hand_mask(seat)
     talon = g.talon_count
     beat = BEATERS[ts]
-    take = None
+    # A defender with more than one action faces unbeaten cards, so may always take;
+    # transfers and shows exist only in perevodnoy, so only there is the list searched.
+    take = simple_action(seat, K_TAKE)
     transfers = []
-    for a in acts:
-        k = a.kind
-        if k == "take":
-            take = a
-        elif k in ("transfer", "show"):
-            transfers.append(a)
+    if g.rules.mode == "perevodnoy":
+        transfers = [a for a in acts if a.kind in ("transfer", "show")]
     for a in transfers:
         if a.kind == "show":
             # Showing costs nothing: the trump stays in hand.
@@ -226,7 +227,7 @@ def _defend(g: Game, seat: int, acts: list[Action]) -> Action:
     if not plan:
         if cheap_transfer is not None:
             return cheap_transfer
-        return take  # type: ignore[return-value]
+        return take
     used_trumps = used & trumps
     high_used = used & QUEEN_OR_HIGHER
     if (
@@ -235,7 +236,7 @@ def _defend(g: Game, seat: int, acts: list[Action]) -> Action:
         and (used_trumps or high_used)
     ):
         return cheap_transfer
-    if talon > 0 and used_trumps and take is not None:
+    if talon > 0 and used_trumps:
         attack_plain = g.table_mask & ~trumps
         all_low = not attack_plain & ABOVE_TEN
         n_table = g.table_mask.bit_count()
@@ -277,12 +278,14 @@ POLICIES: dict[str, Policy] = {"random": random_move, "easy": easy_move, "medium
 def playout(g: Game, policy: Policy, rng: random.Random, max_steps: int = 2000) -> int:
     """Play ``g`` to the end in place, every seat following ``policy``; the actions played."""
     steps = 0
+    legal_actions = g.legal_actions
+    apply_legal = g.apply_legal
     while not g.is_over and steps < max_steps:
         s = decider(g)
         if s is None:
             break
-        acts = g.legal_actions(s)
-        g.apply_legal(policy(g, s, acts, rng) if len(acts) > 1 else acts[0])
+        acts = legal_actions(s)
+        apply_legal(policy(g, s, acts, rng) if len(acts) > 1 else acts[0])
         steps += 1
     return steps
 
