@@ -139,9 +139,8 @@ def _defences(st: GameState, out: list[Action], d: int, unb: int) -> None:
     hd = st.hands[d]
     beat = st.beaters
     # Masks above 30 bits cost an allocation per operation, so the cards are taken from
-    # the top (bit_length allocates nothing, x & -x takes two); inserting each defence at
-    # the front (``out`` is still empty here) keeps the list ordered by attack card, then
-    # beating card.
+    # the top (bit_length allocates nothing, x & -x takes two); reversing the list at the
+    # end (``out`` is still empty here) orders it by attack card, then beating card.
     while unb:
         a = unb.bit_length() - 1
         unb ^= BIT[a]
@@ -151,7 +150,8 @@ def _defences(st: GameState, out: list[Action], d: int, unb: int) -> None:
             while bm:
                 b = bm.bit_length() - 1
                 bm ^= BIT[b]
-                out.insert(0, row[b] or defence_in_row(row, d, a, b))
+                out.append(row[b] or defence_in_row(row, d, a, b))
+    out.reverse()
     if st.config.transfers and not st.beaten_count:
         _add_transfers(st, out)
     out.append(_TAKE[d])
