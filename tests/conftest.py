@@ -233,6 +233,9 @@ def bot_worker_env(**extra: str) -> dict[str, str]:
         env["REDIS_URL"] = host["address"] if isinstance(host, dict) else host
         env["CHANNELS_PREFIX"] = layer["CONFIG"].get("prefix", "asgi")
     env.update(LOG_LEVEL="WARNING", GAMES_HINT_PLAYOUTS="20", GAMES_BOT_PLAYOUTS="20")
+    # The worker schedules the next bot after each bot move it plays: with the
+    # server's delay, or a table of bots would wait the default second per move.
+    env["GAMES_BOT_DELAY"] = ",".join(str(seconds) for seconds in settings.GAMES_BOT_DELAY)
     env.update(extra)
     return env
 
@@ -255,12 +258,29 @@ def start_bot_worker(**extra: str):
     )
 
 
-@pytest.fixture
-def bot_worker(transactional_db) -> Iterator[None]:
-    """A bot worker process beside the test's server: bots move and hints are answered."""
+def run_bot_worker() -> Iterator[None]:
     process = start_bot_worker()
     try:
         yield
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+@pytest.fixture
+def bot_worker(transactional_db) -> Iterator[None]:
+    """A bot worker process beside the test's server: bots move and hints are answered."""
+    yield from run_bot_worker()
+
+
+@pytest.fixture
+def fast_bots(settings, transactional_db) -> Iterator[None]:
+    """Bots that move within hundredths of a second, searched by a bot worker process.
+
+    Requested by an autouse fixture of a browser module, it runs before
+    ``live_server_url`` forks the server, which inherits these settings; the worker
+    is started after them, so it plays with the same delay.
+    """
+    settings.GAMES_BOT_DELAY = (0.02, 0.05)
+    settings.GAMES_TICK_SECONDS = 0.1
+    yield from run_bot_worker()

@@ -13,7 +13,12 @@ from games.models import Deal, Match
 
 from .test_table_browser import DESKTOP, LATIN_ALLOWED, PAGE_WIDTH, PAGE_WORDS, PHONE, Player
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# Bots that answer at once, on a bot worker process beside the server.
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fast_bots"),
+]
 
 PLAY = {"ru": "Сыграть сдачу дня", "en": "Play today's deal"}
 BOARD = {"ru": "Таблица дня", "en": "The day's board"}
@@ -30,13 +35,6 @@ def fresh_process_state():
 
     channel_layers.backends.clear()
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
-
-
-@pytest.fixture(autouse=True)
-def fast_bots(settings, bot_worker):
-    # Set before the server process forks; a bot worker process searches the moves.
-    settings.GAMES_BOT_DELAY = (0.02, 0.05)
-    settings.GAMES_TICK_SECONDS = 0.1
 
 
 def russian_words_only(player: Player, names: set[str]) -> None:

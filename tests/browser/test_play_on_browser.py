@@ -29,14 +29,11 @@ DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 
 
 @pytest.fixture(autouse=True)
-def quick(settings, bot_worker):
-    # Set before the server process forks, so it inherits them; a bot worker process
-    # beside it searches the bots' moves.
+def quick(settings, fast_bots):
+    # Set before the server process forks, so it inherits them.
     settings.TASKS = IMMEDIATE
     settings.ANALYSIS_SECONDS = 0.002
     settings.ANALYSIS_SAMPLES = 2
-    settings.GAMES_BOT_DELAY = (0.02, 0.05)
-    settings.GAMES_TICK_SECONDS = 0.1
 
 
 def _open(browser, url: str, username: str, lang: str, device: dict):

@@ -17,15 +17,12 @@ from games.models import Match, RuleVariant
 from games.services import load_game
 from tests.browser.test_table_browser import Player
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def fast_bots(settings, bot_worker):
-    # Set before the server process forks, so it inherits them.  The bots' moves
-    # are searched by a bot worker process beside it.
-    settings.GAMES_BOT_DELAY = (0.02, 0.05)
-    settings.GAMES_TICK_SECONDS = 0.1
+# Bots that answer at once, on a bot worker process beside the server.
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fast_bots"),
+]
 
 
 PHONE = {"width": 390, "height": 844}

@@ -18,7 +18,12 @@ from django.test import Client
 from games.models import Match, Move, RuleVariant
 from tests.browser.moves import click_a_legal_move
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# Bots that answer at once, on a bot worker process beside the server.
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fast_bots"),
+]
 
 DESKTOP = {"width": 1100, "height": 860}
 PHONE = {"width": 390, "height": 844}
@@ -88,14 +93,6 @@ PAGE_WIDTH = "() => document.documentElement.scrollWidth"
 FOCUS_ON_RESIGN = (
     "() => Boolean(document.activeElement && document.activeElement.closest('.control-resign'))"
 )
-
-
-@pytest.fixture(autouse=True)
-def fast_bots(settings, bot_worker):
-    # Set before the server process forks, so it inherits them.  The bots' moves
-    # are searched by a bot worker process beside it.
-    settings.GAMES_BOT_DELAY = (0.02, 0.05)
-    settings.GAMES_TICK_SECONDS = 0.1
 
 
 class Player:

@@ -13,15 +13,12 @@ import pytest
 from tests.browser.test_seats_browser import bout_played
 from tests.browser.test_table_browser import PHONE, Player
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def fast_bots(settings, bot_worker):
-    # Set before the server process forks, so it inherits them.  The bots' moves
-    # are searched by a bot worker process beside it.
-    settings.GAMES_BOT_DELAY = (0.02, 0.05)
-    settings.GAMES_TICK_SECONDS = 0.1
+# Bots that answer at once, on a bot worker process beside the server.
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fast_bots"),
+]
 
 
 # Counts pushes whose version was not yet on the page when the task that received
