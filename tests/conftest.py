@@ -170,6 +170,32 @@ def live_server_url(transactional_db) -> Iterator[str]:
         process.join(timeout=10)
 
 
+@pytest.fixture
+def no_puzzle_search() -> Iterator[None]:
+    """No puzzle search queued by a finished deal or analysis.
+
+    On the immediate task backend such a search runs at once, for tens of seconds,
+    in the process that finished the deal or the analysis (a server process too),
+    where the site runs it on a task worker.  For tests that read no puzzles; the
+    queueing itself is tested in tests/puzzles.
+    """
+    from analysis.signals import analysis_done
+    from games.signals import deal_finished
+    from puzzles import receivers
+
+    hooks = [
+        (deal_finished, receivers.on_deal_finished, "puzzles.queue_puzzle_search"),
+        (analysis_done, receivers.on_analysis_done, "puzzles.queue_swing_search"),
+    ]
+    for signal, _receiver, uid in hooks:
+        signal.disconnect(dispatch_uid=uid)
+    try:
+        yield
+    finally:
+        for signal, receiver, uid in hooks:
+            signal.connect(receiver, dispatch_uid=uid)
+
+
 @pytest.fixture(scope="session")
 def browser():
     path = find_chromium()

@@ -29,7 +29,7 @@ DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 
 
 @pytest.fixture(autouse=True)
-def quick(settings, fast_bots):
+def quick(settings, fast_bots, no_puzzle_search):
     # Set before the server process forks, so it inherits them.
     settings.TASKS = IMMEDIATE
     settings.ANALYSIS_SECONDS = 0.002

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def quick_analyses(settings):
+def quick_analyses(settings, no_puzzle_search):
     settings.TASKS = IMMEDIATE
     settings.ANALYSIS_SECONDS = 0.002
     settings.ANALYSIS_SAMPLES = 2
