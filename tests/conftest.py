@@ -62,6 +62,13 @@ def scripted_clients_act_fast(settings) -> None:
     settings.GAMES_FRAME_RATE = (10_000, 10_000)
 
 
+@pytest.fixture(autouse=True)
+def fast_passwords(settings) -> None:
+    """A cheap password hash: the site's costs most of a second per sign-up or log-in
+    (a failed one too), and no test is about that cost; passwords are still checked."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(scope="session", autouse=True)
 def test_redis() -> Iterator[None]:
     """The cache and the channel layer on the test Redis database, under this run's prefix.

@@ -42,12 +42,6 @@ def pushed_to(group: str, action: Callable[[], Any]) -> dict:
 
 
 @pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    # Real hashing costs a second per test here; these tests are not about hashing.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def clear_cache():
     # The log-in rate limit lives in the cache.
     cache.clear()

@@ -16,8 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def no_login_limits_kept():
     cache.clear()  # the log-in rate limit lives there
     yield
     cache.clear()
