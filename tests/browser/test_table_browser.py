@@ -185,9 +185,12 @@ class Player:
         self.context.close()
 
 
-def leads_available(player: Player) -> bool:
-    return bool(
-        player.page.locator(
+def a_bout_to_open(player: Player) -> bool:
+    """The player may lead onto an empty table: nobody else can move meanwhile (a
+    throw-in could race the bot's defence, and a move at an old version is refused)."""
+    page = player.page
+    return not page.locator("#table-felt .pair").count() and bool(
+        page.locator(
             '#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])'
         ).count()
     )
@@ -206,7 +209,7 @@ def test_a_whole_game_against_a_bot(lang, browser, live_server_url):
     me.page.wait_for_function("() => document.getElementById('table-hint').textContent.trim()")
     me.check_page()
     # A double click on a card sends one move: the second click finds the move in flight.
-    me.play(until=lambda: leads_available(me))
+    me.play(until=lambda: a_bout_to_open(me))
     sent = Move.objects.filter(match=match, source="player").count()
     card = me.page.locator(
         '#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])'
