@@ -126,7 +126,7 @@ def main() -> None:
 
         def cold_page():
             cache.clear()
-            replay._memo.clear()
+            replay.forget_all()
             assert client.get(url, {"step": actions // 2}).status_code == 200
 
         def warm_page():

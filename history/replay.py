@@ -160,6 +160,12 @@ def forget_timeline(deal_id: int) -> None:
     cache.delete(_cache_key(deal_id))
 
 
+def forget_all() -> None:
+    """Drop this process's memo of timelines (the shared cache keeps the records)."""
+    with _memo_lock:
+        _memo.clear()
+
+
 def moves_in_words(timeline: Timeline, names: Sequence[str]) -> list[str]:
     """Every move of the deal in words, in the active language (``[k]`` is move k + 1).
 

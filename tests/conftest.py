@@ -47,6 +47,22 @@ def default_language() -> None:
 
 
 @pytest.fixture(autouse=True)
+def fresh_cache() -> None:
+    """Ids repeat once a test's rows are rolled back or flushed, so what the cache keeps
+    by id (the log-in and hint limits, cached timelines) must not reach the next test.
+
+    The cache is this run's own: local memory of this process, or this run's prefix on
+    the test Redis database (``tests.redis_db.PrefixedRedisCache``).
+    """
+    from django.core.cache import cache
+
+    from history import replay
+
+    cache.clear()
+    replay.forget_all()
+
+
+@pytest.fixture(autouse=True)
 def no_tables_kept_from_earlier_tests() -> None:
     """A flushed test database hands out the same match ids again, so a table kept
     from an earlier test at the same (match, version) would be another table."""

@@ -12,7 +12,6 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.core.cache import cache
 from django.utils import timezone
 
 from games.models import Deal, Match, Move, RuleVariant, Seat
@@ -39,14 +38,6 @@ def pushed_to(group: str, action: Callable[[], Any]) -> dict:
             await layer.group_discard(group, channel)
 
     return async_to_sync(listen)()
-
-
-@pytest.fixture(autouse=True)
-def clear_cache():
-    # The log-in rate limit lives in the cache.
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -1,7 +1,4 @@
 import pytest
-from django.core.cache import cache
-
-from history import replay
 
 IMMEDIATE = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 DATABASE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
@@ -14,12 +11,3 @@ def quick_analyses(settings):
     settings.TASKS = IMMEDIATE
     settings.ANALYSIS_SECONDS = 0.002
     settings.ANALYSIS_SAMPLES = 2
-
-
-@pytest.fixture(autouse=True)
-def fresh_replay_cache():
-    cache.clear()
-    replay._memo.clear()
-    yield
-    cache.clear()
-    replay._memo.clear()

@@ -39,9 +39,6 @@ def drop_stray_connections(django_db_setup, django_db_blocker) -> Iterator[None]
 
 @pytest.fixture(autouse=True)
 def fresh_limits(settings) -> None:
-    from django.core.cache import cache
-
-    cache.clear()
     settings.MATCHMAKING_BOT_SECONDS = 20
     settings.MATCHMAKING_WINDOW = (150.0, 15.0)
 
