@@ -150,13 +150,6 @@ def medium_move(g: Game, seat: int, acts: list[Action], rng: random.Random) -> A
     return _throw(g, seat, acts)
 
 
-def _medium_defence(g: Game, seat: int, acts: list[Action]) -> Action:
-    """``medium_move`` for the defender facing unbeaten cards, from its actions other
-    than single defences (``legal_actions(seat, defences=False)``)."""
-    sw = _swap(g, seat, acts)
-    return sw if sw is not None else _defend(g, seat, acts)
-
-
 def _outstanding(g: Game, seat: int) -> int:
     """Cards this seat has not seen leave play: other hands and the talon."""
     return DECK_MASK[g.rules.deck_size] & ~g.discard_mask & ~g.hand_mask(seat) & ~g.table_mask
@@ -287,19 +280,12 @@ def playout(g: Game, policy: Policy, rng: random.Random, max_steps: int = 2000) 
     steps = 0
     legal_actions = g.legal_actions
     apply_legal = g.apply_legal
-    # The medium defender picks its defence from the masks, so the engine need not list
-    # every defence: it plays the same action as from the full list (a lone take is also
-    # what ``_defend`` picks when nothing beats and nothing transfers).
-    masks_defend = policy is medium_move
     while not g.is_over and steps < max_steps:
         s = decider(g)
         if s is None:
             break
-        if masks_defend and g.phase == "defend" and g.unbeaten_mask:
-            apply_legal(_medium_defence(g, s, legal_actions(s, defences=False)))
-        else:
-            acts = legal_actions(s)
-            apply_legal(policy(g, s, acts, rng) if len(acts) > 1 else acts[0])
+        acts = legal_actions(s)
+        apply_legal(policy(g, s, acts, rng) if len(acts) > 1 else acts[0])
         steps += 1
     return steps
 

@@ -82,13 +82,10 @@ def _attacks(out: list[Action], seat: int, avail: int, room: int, c: Config) -> 
             out += tb[v] or _attack_cell(tb, key, i, v)
 
 
-def legal_actions(st: GameState, seat: int | None = None, *, defences: bool = True) -> list[Action]:
+def legal_actions(st: GameState, seat: int | None = None) -> list[Action]:
     """Every action that is legal now, for every seat that may act, or for ``seat`` only.
 
-    Resign is never listed (it is legal for every seat still in the game). With
-    ``defences=False`` the defender's single defences are left out (its transfers, shows,
-    take and swap are not), for a caller that picks a defence from the masks: a defence
-    is legal exactly when it beats an unbeaten card with a card of the defender's hand.
+    Resign is never listed (it is legal for every seat still in the game).
     """
     ph = st.phase
     out: list[Action] = []
@@ -107,7 +104,7 @@ def legal_actions(st: GameState, seat: int | None = None, *, defences: bool = Tr
         if unb:
             d = st.defender
             if seat is None or seat == d:
-                _defences(st, out, d, unb if defences else 0)
+                _defences(st, out, d, unb)
             done = False
         else:
             done = True
@@ -138,8 +135,7 @@ def legal_actions(st: GameState, seat: int | None = None, *, defences: bool = Tr
 
 
 def _defences(st: GameState, out: list[Action], d: int, unb: int) -> None:
-    """The defender's actions: a defence of every card of ``unb``, transfers and shows,
-    and take."""
+    """The defender's actions: every defence, transfers and shows, and take."""
     hd = st.hands[d]
     beat = st.beaters
     # Masks above 30 bits cost an allocation per operation, so the cards are taken from
