@@ -23,7 +23,6 @@ from games.socket_guard import (
     CLOSE_TOO_MANY,
     SignedOut,
     SocketQuota,
-    renew_counted_sockets,
     signed_in_user,
 )
 
@@ -46,34 +45,14 @@ def db_call(function: Any) -> Any:
     return database_sync_to_async(function, thread_sensitive=connection.vendor == "sqlite")
 
 
-def _heartbeat_checks(quota: SocketQuota | None, session_key: str | None, user_id: int) -> Any:
-    """Renew the socket's row, check the caps and the sign-in, and return the user
-    as just read."""
+def _heartbeat_checks(
+    quota: SocketQuota | None, session_key: str | None, user_id: int, *, recheck: bool
+) -> Any:
+    """Renew the socket's row; on a ``recheck`` beat also check the caps and the
+    sign-in, and return the user as just read (otherwise None)."""
     if quota is not None:
-        quota.renew(check_caps=True)
-    return signed_in_user(session_key, user_id)
-
-
-# This process's latest renewal of its counted sockets' rows: (its loop, when it
-# started on the loop's clock, the renewal).  The beats of every socket share it.
-_renewal: tuple[asyncio.AbstractEventLoop, float, asyncio.Future] | None = None
-
-
-async def renew_counted_rows() -> set[str]:
-    """Make sure this process's counted sockets' rows were renewed within the last
-    half heartbeat, one statement for all of them, not one database call per socket;
-    return the channels whose rows were gone.
-
-    Each socket awaits this on its beat, so its row is never older than one and a
-    half heartbeats, well within the three after which a row stops counting.
-    """
-    global _renewal
-    loop = asyncio.get_running_loop()
-    fresh_for = setting("GAMES_SOCKET_HEARTBEAT") / 2
-    if _renewal is None or _renewal[0] is not loop or loop.time() - _renewal[1] >= fresh_for:
-        _renewal = (loop, loop.time(), asyncio.ensure_future(db_call(renew_counted_sockets)()))
-    # One socket closing while it waits must not cancel the others' renewal.
-    return await asyncio.shield(_renewal[2])
+        quota.renew(check_caps=recheck)
+    return signed_in_user(session_key, user_id) if recheck else None
 
 
 def socket_changed_for(user_id: int) -> None:
@@ -166,24 +145,23 @@ class GuardedSocket(ViewerLanguageMixin, SocketConsumer):
         # random point of the first period, so the beats spread out.
         await asyncio.sleep(random.uniform(0, period))
         # The handshake checked the caps and the sign-in, and the account's news makes
-        # the socket check at once; the beats are the backstop, every few of them.  The
-        # other beats only rejoin and see the process's shared renewal done.
+        # the socket check at once; the beats are the backstop, every few of them.
         recheck_every = setting("GAMES_SOCKET_RECHECK_BEATS")
         for beat in itertools.count():
             recheck = beat % recheck_every == 0
             try:
                 await self.rejoin()
-                if not recheck and self.quota is not None:
-                    # A row found gone is made again at once, and the caps counted.
-                    recheck = self.channel_name in await renew_counted_rows()
-                if recheck:
-                    user = await db_call(_heartbeat_checks)(self.quota, self.session_key(), user_id)
-                    await self.user_checked(user)
+                user = await db_call(_heartbeat_checks)(
+                    self.quota, self.session_key(), user_id, recheck=recheck
+                )
             except SignedOut as out:
                 await self.sign_out(out)
                 return
             except Exception:  # The next beat tries again.
                 logger.exception("socket heartbeat failed")
+            else:
+                if user is not None:
+                    await self.user_checked(user)
             await asyncio.sleep(period)
 
     async def account_changed(self, event: dict[str, Any]) -> None:

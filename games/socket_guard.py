@@ -11,7 +11,6 @@ the backstop: the socket then closes with the reason.
 from __future__ import annotations
 
 import json
-import threading
 from datetime import datetime, timedelta
 from importlib import import_module
 from typing import Any
@@ -103,44 +102,12 @@ def signed_in_user(session_key: str | None, user_id: int) -> Any:
 # -------------------------------------------------------------------- quotas
 
 
-# The channels of this process's counted sockets, renewed together in one statement
-# per heartbeat (``renew_counted_sockets``).  Admissions and releases run on the
-# database threads, hence the lock.
-_counted: set[str] = set()
-_counted_lock = threading.Lock()
-# Channel names per UPDATE: well within every backend's limit on query parameters.
-RENEWAL_BATCH = 500
-
-
-def _count(channel_name: str) -> None:
-    with _counted_lock:
-        _counted.add(channel_name)
-
-
-def renew_counted_sockets(now: datetime | None = None) -> set[str]:
-    """Renew the rows of every counted socket of this process, a few hundred per
-    statement; return the channels whose rows were gone (taken for dead and
-    forgotten), for their sockets to make them again and count the caps."""
-    now = now or timezone.now()
-    with _counted_lock:
-        channels = sorted(_counted)
-    missing: set[str] = set()
-    for start in range(0, len(channels), RENEWAL_BATCH):
-        batch = channels[start : start + RENEWAL_BATCH]
-        rows = OpenSocket.objects.filter(channel_name__in=batch)
-        if rows.update(renewed_at=now) < len(batch):
-            found = set(rows.values_list("channel_name", flat=True))
-            missing.update(channel for channel in batch if channel not in found)
-    return missing
-
-
 class SocketQuota:
     """Counts one user's open sockets, overall and per table, as ``OpenSocket`` rows.
 
     The rows are in the database, so every process counts the same sockets at every
-    instant; one user's admissions take turns on the user's row lock.  The rows of
-    a process's sockets are renewed together once a heartbeat
-    (``renew_counted_sockets``), and every few beats each socket also checks the caps
+    instant; one user's admissions take turns on the user's row lock.  Each socket
+    renews its row on its heartbeat, and every few beats it also checks the caps
     again: a socket past a cap among the user's sockets opened before it closes.  A row not
     renewed for three heartbeats (its process died without closing it) no longer
     counts.
@@ -177,7 +144,6 @@ class SocketQuota:
                 match_id=self.match_id,
                 renewed_at=now,
             )
-        _count(self.channel_name)
         return True
 
     def renew(self, *, check_caps: bool = True) -> None:
@@ -191,7 +157,6 @@ class SocketQuota:
                 match_id=self.match_id,
                 renewed_at=now,
             )
-            _count(self.channel_name)
             check_caps = True
         if not check_caps:
             return
@@ -218,8 +183,6 @@ class SocketQuota:
         return set(live.values_list("user_id", flat=True).distinct())
 
     def release(self) -> None:
-        with _counted_lock:
-            _counted.discard(self.channel_name)
         OpenSocket.objects.filter(channel_name=self.channel_name).delete()
 
 

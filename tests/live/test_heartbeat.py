@@ -72,28 +72,3 @@ async def test_beats_that_do_not_check_the_sign_in_still_keep_the_socket_counted
         assert await db(online, [u.pk for u in users]) == {u.pk for u in users}
     for sock in sockets:
         await sock.close()
-
-
-def forget_rows(user_ids) -> None:
-    """What another process does to the rows of a process it took for dead."""
-    from games.models import OpenSocket
-
-    OpenSocket.objects.filter(user_id__in=user_ids).delete()
-
-
-@in_own_loop
-async def test_a_socket_whose_row_was_forgotten_is_counted_again_at_its_next_beat(settings):
-    settings.GAMES_SOCKET_RECHECK_BEATS = 1000
-    match, users, cookies = await db(setup_table)
-    sockets = [Socket(f"/ws/games/{match.pk}/", c) for c in cookies]
-    version, _snap, _status = await db(state, match.pk)
-    for sock in sockets:
-        assert (await sock.open())[0]
-        await sock.until_version(version)
-    user_ids = [u.pk for u in users]
-    await db(forget_rows, user_ids)
-    assert await db(online, user_ids) == set()
-    await asyncio.sleep(0.9)  # more than two heartbeats, none of them a recheck
-    assert await db(online, user_ids) == set(user_ids)
-    for sock in sockets:
-        await sock.close()
