@@ -11,6 +11,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from playwright.sync_api import expect
 
 from games.models import Match, Seat
 from matchmaking.models import Seek
@@ -21,6 +22,8 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 PLAY = {"en": "Play now", "ru": "Играть"}
 WAITING = {"en": "Looking for opponents", "ru": "Ищем соперников"}
+# As long as a navigation may take (Playwright's own default for one).
+NAVIGATION_MS = 30_000
 
 
 @pytest.fixture(autouse=True)
@@ -85,9 +88,11 @@ def test_two_players_meet_at_one_table_and_a_third_with_other_wishes_waits(
     choose(bob, deck="24", speed="fast", bots=False)
     bob.get_by_role("button", name=PLAY["en"]).click()
     table_url = re.compile(rf"{re.escape(live_server_url)}/games/\d+/$")
-    bob.wait_for_url(table_url)
+    # Two navigations may race to the table (the answer to the click and the lobby
+    # socket's news): the URL is awaited, not one navigation, which the other aborts.
+    expect(bob).to_have_url(table_url, timeout=NAVIGATION_MS)
     # Olga was waiting in the lobby: its socket sends her to the same table.
-    olga.wait_for_url(table_url)
+    expect(olga).to_have_url(table_url, timeout=NAVIGATION_MS)
     assert olga.url == bob.url
     match = Match.objects.get(seats__user=olga_user)
     assert set(Seat.objects.filter(match=match).values_list("user_id", flat=True)) == {
@@ -114,7 +119,7 @@ def test_a_lone_player_gets_a_bot_after_the_announced_wait(
     announced = page.locator("#play-panel .seek-bot-wait")
     announced.wait_for()
     assert str(quick_bots) in announced.inner_text()
-    page.wait_for_url(re.compile(r".*/games/\d+/$"))
+    expect(page).to_have_url(re.compile(r".*/games/\d+/$"), timeout=NAVIGATION_MS)
     page.wait_for_selector("#table-hand .hand-card")
     seats = Seat.objects.filter(match__seats__user=user).order_by("number")
     assert [s.user_id for s in seats] == [user.pk, None]
