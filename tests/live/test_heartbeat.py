@@ -28,14 +28,20 @@ def suspend(user) -> None:
     )
 
 
-@in_own_loop
-async def test_an_idle_socket_of_a_suspended_user_is_closed_at_its_next_heartbeat():
+async def seated_sockets() -> tuple[list, list[Socket], int]:
+    """A two-player table's users and their open table sockets, both at its version."""
     match, users, cookies = await db(setup_table)
     sockets = [Socket(f"/ws/games/{match.pk}/", c) for c in cookies]
     version, _snap, _status = await db(state, match.pk)
     for sock in sockets:
         assert (await sock.open())[0]
         await sock.until_version(version)
+    return users, sockets, version
+
+
+@in_own_loop
+async def test_an_idle_socket_of_a_suspended_user_is_closed_at_its_next_heartbeat():
+    users, sockets, version = await seated_sockets()
     await db(suspend, users[0])
     said = []
     while True:  # within a few heartbeats, without a frame from this socket
@@ -61,12 +67,7 @@ async def test_beats_that_do_not_check_the_sign_in_still_keep_the_socket_counted
     # Only the first beat checks the sign-in and the caps; the rows expire after three
     # heartbeats (0.9 s) unless every beat renews them.
     settings.GAMES_SOCKET_RECHECK_BEATS = 1000
-    match, users, cookies = await db(setup_table)
-    sockets = [Socket(f"/ws/games/{match.pk}/", c) for c in cookies]
-    version, _snap, _status = await db(state, match.pk)
-    for sock in sockets:
-        assert (await sock.open())[0]
-        await sock.until_version(version)
+    users, sockets, version = await seated_sockets()
     for _ in range(4):
         await asyncio.sleep(0.6)
         assert await db(online, [u.pk for u in users]) == {u.pk for u in users}
