@@ -1,4 +1,4 @@
-"""Choosing a bot's move: the bots package when present, else a random legal move.
+"""Choosing a bot's move for a seat of a live table.
 
 Pure computation on an engine ``Game`` copy's knowledge; no database here, so the
 bot worker (``manage.py bot_worker``) runs it outside any transaction.
@@ -6,21 +6,15 @@ bot worker (``manage.py bot_worker``) runs it outside any transaction.
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 
+from games import bots
 from games.conf import setting
 from games.engine import Action, Game
 
-try:  # The bots package is developed alongside; keep working without it.
-    from games import bots as _bots
-
-    _choose = getattr(_bots, "choose", None)
-    LEVELS: tuple[str, ...] = tuple(getattr(_bots, "LEVELS", ()))
-except ImportError:  # pragma: no cover - depends on the checkout
-    _choose = None
-    LEVELS = ()
-
+logger = logging.getLogger(__name__)
 _rng = secrets.SystemRandom()
 
 
@@ -42,9 +36,9 @@ def choose_action(game: Game, seat: int, level: str, *, seed: str = "") -> Actio
     # Unseeded, the move still gets a fast generator of its own, seeded from the OS:
     # the search draws thousands of numbers, and ``SystemRandom`` asks the OS for each.
     rng = random.Random(f"{seed}/{len(game.history)}/{seat}" if seed else _rng.getrandbits(64))
-    if _choose is not None and level in LEVELS:
+    if level in bots.LEVELS:
         try:
-            action = _choose(
+            action = bots.choose(
                 level,
                 game.knowledge(seat),
                 rng,
@@ -52,13 +46,9 @@ def choose_action(game: Game, seat: int, level: str, *, seed: str = "") -> Actio
                 reproducible=bool(seed),
             )
         except Exception:  # A faulty bot must not stall the table: fall back below.
+            logger.exception("bot %s failed; a random legal move is played", level)
             action = None
         else:
             if action is None or game.is_legal(action):
                 return action
-    return _fallback(legal, rng)
-
-
-def _fallback(legal: list[Action], rng: random.Random) -> Action:
-    # Prefer ending a bout over throwing in forever; otherwise any legal move.
     return rng.choice(legal)
