@@ -6,7 +6,7 @@ from .models import DailyDeal, DailyEntry
 class DailyEntryInline(admin.TabularInline):
     model = DailyEntry
     extra = 0
-    fields = ("user", "match", "result", "accuracy", "think_seconds", "finished_at")
+    fields = ("user", "match", "result", "aborted", "accuracy", "think_seconds", "finished_at")
     readonly_fields = fields
     can_delete = False
 
@@ -27,8 +27,16 @@ class DailyDealAdmin(admin.ModelAdmin):
 
 @admin.register(DailyEntry)
 class DailyEntryAdmin(admin.ModelAdmin):
-    list_display = ("daily", "user", "result", "accuracy", "think_seconds", "finished_at")
-    list_filter = ("result", "daily__day")
+    list_display = (
+        "daily",
+        "user",
+        "result",
+        "aborted",
+        "accuracy",
+        "think_seconds",
+        "finished_at",
+    )
+    list_filter = ("result", "aborted", "daily__day")
     search_fields = ("user__username",)
     raw_id_fields = ("daily", "user", "match")
     readonly_fields = ("started_at", "finished_at")

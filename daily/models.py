@@ -64,6 +64,9 @@ class DailyEntry(models.Model):
     think_seconds = models.PositiveIntegerField(_("time taken (seconds)"), null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A table stopped by a moderator or the site: the try does not count, the player may
+    # try again, and the row stays as the record of what happened.
+    aborted = models.BooleanField(_("aborted"), default=False)
 
     class Meta:
         ordering = ["result_rank", "-accuracy", "think_seconds"]
@@ -71,7 +74,11 @@ class DailyEntry(models.Model):
         verbose_name_plural = _("daily deal tries")
         constraints = [
             # Each player plays a day's deal once, however many requests race.
-            models.UniqueConstraint(fields=["daily", "user"], name="one_daily_try_per_player")
+            models.UniqueConstraint(
+                fields=["daily", "user"],
+                condition=models.Q(aborted=False),
+                name="one_daily_try_per_player",
+            )
         ]
 
     def __str__(self) -> str:

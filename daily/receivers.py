@@ -16,6 +16,11 @@ def deal_finished(sender: Any, deal: Any, **kwargs: Any) -> None:
     services.record_finish(deal)
 
 
+@receiver(signals.match_aborted, dispatch_uid="daily-match-aborted")
+def match_aborted(sender: Any, match: Any, by: Any = None, **kwargs: Any) -> None:
+    services.record_abort(match, by)
+
+
 @receiver(signals.replay_admitted, dispatch_uid="daily-replay-admitted")
 def replay_admitted(sender: Any, match: Any, user: Any, **kwargs: Any) -> bool:
     return services.may_replay(match, user)

@@ -63,7 +63,7 @@ def start_daily(user: Any, daily: DailyDeal) -> DailyEntry:
 
     Refused (ActionRefused, nothing written) for a suspended user, a day that is not
     today, or a second try; the database's unique constraint refuses a second try
-    that races past the check.
+    that races past the check. A try whose table was aborted does not count.
     """
     user = refuse_suspended(user)
     if daily.day != today():
@@ -72,7 +72,7 @@ def start_daily(user: Any, daily: DailyDeal) -> DailyEntry:
         _("You have already played today's deal. A new one comes tomorrow."), code="played"
     )
     with transaction.atomic():
-        if DailyEntry.objects.filter(daily=daily, user=user).exists():
+        if DailyEntry.objects.filter(daily=daily, user=user, aborted=False).exists():
             raise again
         match = create_match(
             user,
@@ -123,6 +123,20 @@ def record_finish(deal: Deal) -> None:
     transaction.on_commit(lambda: queue_analysis(deal, entry.user))
 
 
+def record_abort(match: Match, by: Any | None) -> None:
+    """A daily table stopped before its end by a moderator or the site gives the player
+    the try back; one the player stopped themselves still counts.
+
+    Called inside the abort's transaction.
+    """
+    entry = DailyEntry.objects.filter(match=match, result="", aborted=False).first()
+    if entry is None or (by is not None and by.pk == entry.user_id):
+        return
+    entry.aborted = True
+    entry.finished_at = match.finished_at or timezone.now()
+    entry.save(update_fields=["aborted", "finished_at"])
+
+
 def queue_analysis(deal: Deal, user: Any) -> None:
     """Ask for the post-game analysis the board's accuracy comes from."""
     # Over the player's analysis quota, the try ranks without an accuracy.
@@ -153,7 +167,7 @@ def refresh_accuracies(daily: DailyDeal) -> None:
 def board(daily: DailyDeal) -> QuerySet[DailyEntry]:
     """The day's finished tries, best first: result, then accuracy (missing last), then time."""
     return (
-        DailyEntry.objects.filter(daily=daily)
+        DailyEntry.objects.filter(daily=daily, aborted=False)
         .exclude(result="")
         .select_related("user", "match")
         .order_by(
@@ -177,7 +191,7 @@ class Field:
 
 
 def field_of(daily: DailyDeal) -> Field:
-    finished = DailyEntry.objects.filter(daily=daily).exclude(result="")
+    finished = DailyEntry.objects.filter(daily=daily, aborted=False).exclude(result="")
     counts = dict(finished.values_list("result").annotate(n=Count("pk")).order_by())
     averages = finished.aggregate(accuracy=Avg("accuracy"), seconds=Avg("think_seconds"))
     total = sum(counts.values())
@@ -193,7 +207,7 @@ def streak(user: Any, day: date | None = None) -> int:
     still counts on a day not yet played."""
     day = day or today()
     played = set(
-        DailyEntry.objects.filter(user=user, daily__day__lte=day)
+        DailyEntry.objects.filter(user=user, daily__day__lte=day, aborted=False)
         .values_list("daily__day", flat=True)
         .distinct()
     )

@@ -25,8 +25,11 @@ def _deal_panel(daily: DailyDeal, user: Any) -> dict[str, Any]:
     """What the page shows of one day's deal to ``user``."""
     services.refresh_accuracies(daily)
     mine = None
+    given_back = False
     if user.is_authenticated:
-        mine = DailyEntry.objects.filter(daily=daily, user=user).select_related("match").first()
+        tries = DailyEntry.objects.filter(daily=daily, user=user)
+        mine = tries.filter(aborted=False).select_related("match").first()
+        given_back = mine is None and tries.filter(aborted=True).exists()
     over = daily.day < services.today()
     played = mine is not None and mine.is_finished
     rows = list(services.board(daily)[:BOARD_ROWS])
@@ -34,6 +37,8 @@ def _deal_panel(daily: DailyDeal, user: Any) -> dict[str, Any]:
         "daily": daily,
         "mine": mine,
         "can_play": user.is_authenticated and mine is None and not over,
+        # A moderator or the site stopped the player's table: the try did not count.
+        "given_back": given_back and not over,
         # The field and the best game show the cards: only once the viewer played (or
         # the day is over), so nobody learns the deck before their own try.
         "show_field": played or over,
