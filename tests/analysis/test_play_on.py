@@ -89,6 +89,12 @@ def test_a_player_plays_on_from_a_step_of_their_own_private_game_to_the_end():
     assert live.snapshot() == timeline.game_at(step).snapshot()
     origin = PlayOn.objects.get(match=new)
     assert (origin.deal_id, origin.step, origin.seat) == (deal.pk, step, seat)
+    # The new table names the game and step it goes on from, linked to that replay.
+    link = f'href="/games/{match.pk}/replay/?deal=1&amp;step={step}'
+    table = _as("anna").get(reverse("games:table", args=[new.pk])).content.decode()
+    assert f"Played on from <a {link}" in table and f"game #{match.pk}, step {step}" in table
+    table = _as("anna", "ru").get(reverse("games:table", args=[new.pk])).content.decode()
+    assert link in table and f"партии №{match.pk}" in table
 
     _play_to_the_end(new)
     new_deal.refresh_from_db()
