@@ -46,7 +46,7 @@ def test_a_solved_puzzle_shows_on_the_profile_in_both_languages():
 
     html = _profile(mine, "anna", "ru")
     assert f"рейтинг в задачах, ±{rating.rd:.0f}" in html
-    assert "задач решено" in html and "Решить задачу" in html
+    assert "решено задач" in html and "Решить задачу" in html
 
     # Another player sees the figures, without the link to the visitor's own puzzles.
     other = _profile(_client(get_user("boris")), "anna", "en")
