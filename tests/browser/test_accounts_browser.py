@@ -36,3 +36,25 @@ def test_sign_up_log_out_and_log_in_again(page, live_server_url):
     page.wait_for_url(live_server_url + "/")
     assert page.locator("[data-testid=user-menu]").inner_text() == "Svetlana"
     assert get_user_model().objects.filter(username="Svetlana").count() == 1
+
+
+def test_a_profile_with_games_fits_a_phone_in_russian(browser, live_server_url):
+    from history.seeding import get_user, play_match
+
+    user = get_user("Svetlana")
+    user.set_password(PASSWORD)
+    user.save()
+    play_match(["Svetlana", "boris"], seed=3)
+    context = browser.new_context(locale="ru-RU", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(live_server_url + "/accounts/login/")
+    page.fill("#id_username", "Svetlana")
+    page.fill("#id_password", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(live_server_url + "/")
+    page.goto(live_server_url + "/u/Svetlana/")
+    assert page.locator("[data-testid=stats-variant]").is_visible()
+    assert "Задачи" in page.locator("[data-testid=profile-puzzles]").inner_text()
+    # The statistics tables are wider than the phone: they scroll, the page does not.
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    context.close()
