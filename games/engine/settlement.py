@@ -35,10 +35,6 @@ from .seats import (
 )
 from .state import GameState
 
-# A card's code by index, as a function for ``map``: a bout's cards are named in its
-# event without building a comprehension's function each time.
-code_of = CODES.__getitem__
-
 # Events that are plain values of a few small ints, shared instead of rebuilt every time.
 _BOUT_STARTED: dict[int, BoutStarted] = {}
 _DREW: dict[int, Drew] = {}
@@ -127,7 +123,7 @@ def end_bout(st: GameState, ev: list[Event], beaten: bool) -> None:
     if beaten:
         st.discard_mask |= cards
         # Every attack card is beaten: no defence card is missing (-1).
-        ev.append(BoutBeaten(d, tuple(map(code_of, st.attack_cards + st.defence_cards))))
+        ev.append(BoutBeaten(d, tuple([CODES[i] for i in st.attack_cards + st.defence_cards])))
     else:
         hands[d] |= cards
         st.known_cards[d] |= cards
@@ -135,7 +131,7 @@ def end_bout(st: GameState, ev: list[Event], beaten: bool) -> None:
         if st.beaten_count:
             on_table = tuple([CODES[i] for i in st.attack_cards + st.defence_cards if i >= 0])
         else:  # nothing was beaten: only attack cards are on the table
-            on_table = tuple(map(code_of, st.attack_cards))
+            on_table = tuple([CODES[i] for i in st.attack_cards])
         ev.append(CardsTaken(d, on_table))
     st.attack_cards = []
     st.defence_cards = []
