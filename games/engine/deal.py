@@ -212,7 +212,7 @@ def deal_cards(
     tsuit = trump & 3
 
     events: list[Event] = [
-        Dealt(dealer, tuple(h.bit_count() for h in hands), CODES[trump], len(talon))
+        Dealt(dealer, tuple([h.bit_count() for h in hands]), CODES[trump], len(talon))
     ]
     if first_attacker is not None:
         if (

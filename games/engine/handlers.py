@@ -153,7 +153,7 @@ def do_defend(st: GameState, seat: int, action: Action, trusted: bool) -> list[E
         emptied(st, seat, action, ev)
         if st.phase == OVER:
             return ev
-    if not st.unbeaten_mask:  # else the defender is still to act: settle would return
+    if not st.unbeaten_mask:  # else the defender is still to act
         settle(st, ev)
     return ev
 

@@ -15,7 +15,7 @@ from .cards import (
     CODES,
     SIX_RANK,
 )
-from .config import DEFEND, LEAD, OVER, TAKING
+from .config import LEAD, OVER, TAKING
 from .events import (
     BoutBeaten,
     BoutStarted,
@@ -94,22 +94,19 @@ def go_out(st: GameState, seat: int, ev: list[Event]) -> None:
 
 
 def settle(st: GameState, ev: list[Event]) -> None:
-    """End the bout if nobody is left who could still act in it."""
-    ph = st.phase
-    if ph == DEFEND:
-        if st.unbeaten_mask:  # the common case: the defender is still to act
-            return
-    elif ph != TAKING:
-        return
+    """End the bout if nobody is left who could still act in it. Called once every attack
+    card is beaten, and while the defender is taking.
+    """
+    taking = st.phase == TAKING
     if bout_is_over(
-        ph == TAKING,
+        taking,
         st.unbeaten_mask,
         st.attack_count,
         st.bout_limit,
         st.hands[st.defender],
         st.attackers_mask & ~st.done_mask & ~st.empty_mask,
     ):
-        end_bout(st, ev, ph == DEFEND)
+        end_bout(st, ev, not taking)
 
 
 def end_bout(st: GameState, ev: list[Event], beaten: bool) -> None:
