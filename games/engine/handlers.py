@@ -90,9 +90,6 @@ def do_attack(st: GameState, seat: int, action: Action, trusted: bool) -> list[E
     # Mutations start here: everything above only reads.
     h = hands[seat] ^ m
     hands[seat] = h
-    known = st.known_cards
-    if known[seat] & m:
-        known[seat] &= ~m
     if st.trump_six and m & st.trump_six:
         st.trump_six = 0
     if n == 1:  # most attacks are one card
@@ -138,9 +135,6 @@ def do_defend(st: GameState, seat: int, action: Action, trusted: bool) -> list[E
     bb = BIT[b]
     h = hands[seat] ^ bb
     hands[seat] = h
-    known = st.known_cards
-    if known[seat] & bb:
-        known[seat] &= ~bb
     if st.trump_six and bb & st.trump_six:
         st.trump_six = 0
     st.defence_cards[st.attack_cards.index(a)] = b
@@ -196,7 +190,6 @@ def do_transfer(st: GameState, seat: int, action: Action, trusted: bool) -> list
     total = st.attack_count + len(action.card_indices)
     h ^= m
     hands[seat] = h
-    st.known_cards[seat] &= ~m
     if m & st.trump_six:
         st.trump_six = 0
     st.attack_cards.extend(action.card_indices)

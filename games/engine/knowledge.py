@@ -18,7 +18,8 @@ from .view import view_of
 G = TypeVar("G", bound=GameState)
 
 
-# State fields that every player sees (the table, turns, piles, public hand knowledge...).
+# State fields that every player sees (the table, turns, piles...); what is known of the
+# hands is ``Knowledge.known``.
 _PUBLIC = (
     "trump_card",
     "trump_suit_index",
@@ -36,7 +37,6 @@ _PUBLIC = (
     "beaten_count",
     "out_mask",
     "went_out",
-    "known_cards",
     "discard_mask",
     "trump_six",
     "trump_drawer",
@@ -47,7 +47,6 @@ _LISTS = {
     "defence_cards",
     "joined_order",
     "went_out",
-    "known_cards",
     "last_play_sixes",
 }
 _DISCARD = _PUBLIC.index("discard_mask")
@@ -109,7 +108,7 @@ class Knowledge(Generic[G]):
             hand_mask=game.hands[seat],
             hand_counts=tuple(h.bit_count() for h in game.hands),
             talon_count=len(game.talon),
-            known=tuple(game.known_cards),
+            known=tuple(game.known_in_hands()),
             history=tuple(game.actions_played()),
             dealer=dealer,
             first_attacker=fa,

@@ -123,7 +123,7 @@ def snapshot(g: GameState) -> dict[str, Any]:
         "shown": mask_to_codes(g.shown_mask),
         "bout": g.bout_number,
         "out_order": list(g.went_out),
-        "known": [mask_to_codes(k) for k in g.known_cards],
+        "known": [mask_to_codes(k) for k in g.known_in_hands()],
         "six": mask_to_codes(g.trump_six),
         "six_owner": g.trump_six_holder if g.trump_six_holder >= 0 else None,
         "trump_drawer": g.trump_drawer if g.trump_drawer >= 0 else None,

@@ -66,7 +66,10 @@ class GameState:
     out_mask: int  # seats out of the game
     went_out: tuple[int, ...]  # the same seats, in the order they went out
     empty_mask: int  # seats holding no cards (while the talon lasts they still play)
-    known_cards: list[int]  # per seat: the cards publicly known to be in its hand
+    # Per seat: cards publicly seen going into its hand. A play does not clear them (the
+    # hand's mask already says the card left), so the cards known to be in the hand now
+    # are ``known_cards[s] & hands[s]`` (``known_in_hands``).
+    known_cards: list[int]
     discard_mask: int
     trump_six: int  # the swappable trump six as a mask, 0 once it cannot be swapped
     trump_six_holder: int  # the seat that may swap it, or -1
@@ -121,6 +124,10 @@ class GameState:
         g.outcome = self.outcome
         g.opening_events = self.opening_events
         return g
+
+    def known_in_hands(self) -> list[int]:
+        """Per seat: the cards publicly known to be in its hand now."""
+        return [k & h for k, h in zip(self.known_cards, self.hands, strict=True)]
 
     def actions_played(self) -> list[Action]:
         """The actions played so far, oldest first."""
