@@ -116,20 +116,21 @@ def end_bout(st: GameState, ev: list[Event], beaten: bool) -> None:
     d = st.defender
     cards = st.table_mask
     hands = st.hands
-    # The event names the attack cards, then the defence cards in the same order.
+    # The event names the attack cards, then the defence cards in the same order (-1 is
+    # an attack card left unbeaten). A loop, not a comprehension: a bout holds a few
+    # cards, and a comprehension's own function call costs more than naming them.
+    names = []
+    for i in st.attack_cards + st.defence_cards:
+        if i >= 0:
+            names.append(CODES[i])
     if beaten:
         st.discard_mask |= cards
-        # Every attack card is beaten: no defence card is missing (-1).
-        ev.append(BoutBeaten(d, tuple([CODES[i] for i in st.attack_cards + st.defence_cards])))
+        ev.append(BoutBeaten(d, tuple(names)))
     else:
         hands[d] |= cards
         st.known_cards[d] |= cards
         st.empty_mask &= ~(1 << d)
-        if st.beaten_count:
-            on_table = tuple([CODES[i] for i in st.attack_cards + st.defence_cards if i >= 0])
-        else:  # nothing was beaten: only attack cards are on the table
-            on_table = tuple([CODES[i] for i in st.attack_cards])
-        ev.append(CardsTaken(d, on_table))
+        ev.append(CardsTaken(d, tuple(names)))
     st.attack_cards = []
     st.defence_cards = []
     st.table_mask = st.table_ranks_mask = st.unbeaten_mask = 0
