@@ -16,8 +16,10 @@ def run_python(
     drop: Iterable[str] = (),
     env: dict[str, str] | None = None,
     timeout: float = 120,
+    new_session: bool = False,
 ) -> subprocess.CompletedProcess:
-    """``python *args`` with this process's environment, less ``drop``, plus ``env``."""
+    """``python *args`` with this process's environment, less ``drop``, plus ``env``;
+    ``new_session`` starts it in a session of its own, as the launcher starts its processes."""
     environ = {k: v for k, v in os.environ.items() if k not in set(drop)}
     environ.update(env or {})
     return subprocess.run(
@@ -27,4 +29,5 @@ def run_python(
         capture_output=True,
         text=True,
         timeout=timeout,
+        start_new_session=new_session,
     )

@@ -9,12 +9,14 @@ workers may run, on any machine that reaches the database; see docs/deploy.md.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
 import threading
 import time
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand
@@ -26,6 +28,27 @@ from games import services
 from games.conf import setting
 
 logger = logging.getLogger(__name__)
+
+# Linux's CPU weight of this process's session (see sched(7), "The autogroup feature").
+AUTOGROUP = Path("/proc/self/autogroup")
+
+
+def lower_priority(by: int, *, autogroup: Path = AUTOGROUP) -> None:
+    """Lower this process's CPU priority by ``by`` against the web processes too.
+
+    Where Linux groups processes by session (the autogroup, on by default), a nice
+    value weighs only against the processes of the same session, and the launcher
+    starts each process in a session of its own: there a niced worker still took a
+    full core's share beside daphne.  So a worker that leads its session lowers the
+    session's weight as well.  One that shares a session (a terminal's, a test's)
+    leaves it alone, for the weight is that of every process in it.
+    """
+    os.nice(by)
+    if os.getsid(0) != os.getpid():
+        return
+    # No autogroup here (another system, or grouping is off): the nice value is all.
+    with contextlib.suppress(OSError):
+        autogroup.write_text(str(min(by, 19)))
 
 
 class BotWorker:
@@ -103,7 +126,7 @@ class Command(BaseCommand):
         # Where web processes share the machine, they answer people within
         # milliseconds; a bot waits a second anyway.  The search yields the CPU.
         if options["nice"]:
-            os.nice(options["nice"])
+            lower_priority(options["nice"])
         stopping = threading.Event()
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             # The move in progress is finished first: it is a fraction of a second.
