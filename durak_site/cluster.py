@@ -11,12 +11,12 @@ Usage::
                                  [--bot-workers 1] [--no-migrate]
 
 Every web process is a plain ``daphne durak_site.asgi:application``, every task
-worker a plain ``manage.py db_worker`` and every bot worker ``manage.py bot_worker``:
-the processes share nothing but the database and the channel layer, so any of them
-may serve any request or socket, and no load balancer needs sticky sessions.  A
-process that dies is started again while the others keep serving.  SIGINT, SIGTERM
-and SIGHUP (the terminal closed) stop them all; a port that is already taken stops
-the launch before anything starts.
+worker ``manage.py task_worker`` (django-tasks' ``db_worker`` at a lower CPU priority)
+and every bot worker ``manage.py bot_worker``: the processes share nothing but the
+database and the channel layer, so any of them may serve any request or socket, and
+no load balancer needs sticky sessions.  A process that dies is started again while
+the others keep serving.  SIGINT, SIGTERM and SIGHUP (the terminal closed) stop them
+all; a port that is already taken stops the launch before anything starts.
 
 A stock process manager was weighed: honcho stops everything when one process
 dies, and supervisord and circus take SIGHUP as "reload", not "stop", so neither
@@ -210,7 +210,7 @@ class Worker(Process):
         return [
             sys.executable,
             "manage.py",
-            "db_worker",
+            "task_worker",
             "--no-reload",
             "--worker-id",
             f"{socket.gethostname()}-{os.getpid()}-{self.number}"[-64:],

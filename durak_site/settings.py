@@ -190,7 +190,7 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 
 # --- Background tasks -----------------------------------------------------
-# Post-game analyses run on a task worker (`manage.py db_worker`), never in a
+# Post-game analyses run on a task worker (`manage.py task_worker`), never in a
 # web process; the queue is a table in the site's own database.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # Analyses a user may have waiting or running at once, and may ask for per day.

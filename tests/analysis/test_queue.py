@@ -158,7 +158,7 @@ def test_the_worker_command_runs_a_queued_analysis(settings):
     connection.close()
     done = run_python(
         "manage.py",
-        "db_worker",
+        "task_worker",
         "--batch",
         "--no-reload",
         "--no-startup-delay",

@@ -9,14 +9,11 @@ workers may run, on any machine that reaches the database; see docs/deploy.md.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
 import signal
 import threading
 import time
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand
@@ -24,31 +21,11 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from analysis import hints
+from analysis.priority import add_nice_argument, lower_priority
 from games import services
 from games.conf import setting
 
 logger = logging.getLogger(__name__)
-
-# Linux's CPU weight of this process's session (see sched(7), "The autogroup feature").
-AUTOGROUP = Path("/proc/self/autogroup")
-
-
-def lower_priority(by: int, *, autogroup: Path = AUTOGROUP) -> None:
-    """Lower this process's CPU priority by ``by`` against the web processes too.
-
-    Where Linux groups processes by session (the autogroup, on by default), a nice
-    value weighs only against the processes of the same session, and the launcher
-    starts each process in a session of its own: there a niced worker still took a
-    full core's share beside daphne.  So a worker that leads its session lowers the
-    session's weight as well.  One that shares a session (a terminal's, a test's)
-    leaves it alone, for the weight is that of every process in it.
-    """
-    os.nice(by)
-    if os.getsid(0) != os.getpid():
-        return
-    # No autogroup here (another system, or grouping is off): the nice value is all.
-    with contextlib.suppress(OSError):
-        autogroup.write_text(str(min(by, 19)))
 
 
 class BotWorker:
@@ -115,12 +92,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--once", action="store_true", help="play what is due now, then exit (for scripts)"
         )
-        parser.add_argument(
-            "--nice",
-            type=int,
-            default=10,
-            help="lower this process's CPU priority by this much (default 10; 0 keeps it)",
-        )
+        add_nice_argument(parser, "people's moves come before the bots' searches")
 
     def handle(self, *args: Any, **options: Any) -> None:
         # Where web processes share the machine, they answer people within
