@@ -5,7 +5,9 @@ took, passed or did not beat), not uniformly. The root actions are compared by
 sequential halving with common random numbers: each sampled deal is played out once
 after every action still in the race, so the comparison is between actions on the same
 cards, not between lucky and unlucky deals; after each round the worse half drops out
-and the survivors get more deals. Playouts use the ``medium`` policy for every seat.
+and the survivors get more deals. An action the leader beats clearly on the deals so
+far drops out before its round ends, and its playouts are not spent, so a clear-cut
+move costs less than a close one. Playouts use the ``medium`` policy for every seat.
 A move's budget is counted in playout actions, so that late moves, whose playouts are
 short, get more playouts for about the cost of the first move of a deal. Once every
 hidden card is in the one opponent's hand (two seats left and an empty talon, or in a
@@ -32,6 +34,10 @@ MIN_SOLVER_NODES = 500
 # up to MAX_STRETCH times the planned count.
 OPENING_PLAYOUT_STEPS = 55
 MAX_STRETCH = 4
+# The race (see ``Race``): deals before any action may drop out, and how many standard
+# errors the leader's paired lead must reach.
+RACE_MIN_DEALS = 16
+RACE_Z = 2.5
 
 
 def score(game: Game, seat: int) -> float:
@@ -60,6 +66,10 @@ def evaluate(
     ``OPENING_PLAYOUT_STEPS`` actions, so later moves, whose playouts are shorter, get
     more of them (at most ``MAX_STRETCH`` times as many). ``start`` is when the move's
     clock started (the endgame solver may already have spent part of it).
+
+    An action drops out of the race before its round ends once the leader beats it
+    clearly on the deals both were played out on (see ``Race``); the playouts it would
+    have had are not spent, so a clear-cut move costs less than a close one.
     """
     deadline = budget.deadline(start)
     planned = budget.iterations or DEFAULT_BUDGET.iterations or 1
@@ -77,15 +87,16 @@ def evaluate(
     # gets the most playouts) reuses it instead of playing it out again.
     outcomes: dict[tuple, tuple[float, int]] = {}
     alive = list(range(k))
+    race = Race(k)
     rounds = max(1, math.ceil(math.log2(k)))
-    spent = 0
     for r in range(rounds):
         n = 0
-        at_start = spent
+        width = len(alive)
         while True:
             deal = inference.deal(rng)
             key = deal.position_key()
             steps = 0
+            rewards = {}
             for i in alive:
                 outcome = outcomes.get((key, i))
                 if outcome is None:
@@ -97,14 +108,18 @@ def evaluate(
                 steps += played
                 visits[i] += 1
                 total[i] += reward
-            spent += len(alive)
+                rewards[i] = reward
             n += 1
             if not r and n == 1:
                 # The first deal shows how long this position's playouts are.
                 per_playout = max(1.0, steps / len(alive))
                 limit = max(planned, min(planned * MAX_STRETCH, int(work / per_playout)))
-            deals = max(1, (limit - at_start) // ((rounds - r) * len(alive)))
-            if n >= deals or time.perf_counter() > deadline:
+            race.add(rewards)
+            alive = race.survivors(alive, total, visits)
+            # Every round gets an equal share of the plan, split among the actions that
+            # entered it: what the race saves is not spent.
+            deals = max(1, limit // (rounds * width))
+            if n >= deals or len(alive) == 1 or time.perf_counter() > deadline:
                 break
         for i in alive:
             survived[i] += 1
@@ -114,6 +129,55 @@ def evaluate(
         alive.sort(key=lambda i: -total[i] / visits[i])
         alive = sorted(alive[: max(1, (len(alive) + 1) // 2)])
     return visits, total, survived
+
+
+class Race:
+    """Paired reward differences between the actions still in the race.
+
+    Every action in the race has been played out on every deal drawn so far, so any two
+    of them compare on the same deals. Once there are ``RACE_MIN_DEALS`` of them, an
+    action whose mean reward is more than ``RACE_Z`` standard errors of the paired
+    difference below the leader's is out.
+    """
+
+    def __init__(self, k: int) -> None:
+        self.deals = 0
+        self.squares = [0.0] * k
+        # products[i][j], i < j: sum over the deals of reward i times reward j.
+        self.products = [[0.0] * k for _ in range(k)]
+
+    def add(self, rewards: dict[int, float]) -> None:
+        self.deals += 1
+        items = sorted(rewards.items())
+        for a, (i, ri) in enumerate(items):
+            self.squares[i] += ri * ri
+            if ri:
+                row = self.products[i]
+                for j, rj in items[a + 1 :]:
+                    row[j] += ri * rj
+
+    def survivors(self, alive: list[int], total: list[float], visits: list[int]) -> list[int]:
+        n = self.deals
+        if n < RACE_MIN_DEALS or len(alive) < 2:
+            return alive
+        leader = max(alive, key=lambda i: (total[i] / visits[i], -i))
+        kept = []
+        for i in alive:
+            if i == leader:
+                kept.append(i)
+                continue
+            # total[] over the race's deals: every action in the race has had them all.
+            lead = total[leader] - total[i]
+            if lead <= 0:
+                kept.append(i)
+                continue
+            a, b = min(i, leader), max(i, leader)
+            squares = self.squares[i] + self.squares[leader] - 2 * self.products[a][b]
+            variance = max(0.0, squares / n - (lead / n) ** 2)
+            # A lead on every deal alike (variance 0) is as clear as it gets.
+            if lead * lead <= RACE_Z * RACE_Z * variance * n:
+                kept.append(i)
+        return kept
 
 
 class HardBot:

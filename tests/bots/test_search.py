@@ -65,3 +65,33 @@ def test_a_deal_drawn_again_reuses_its_playouts(monkeypatch):
     assert sum(visits) > 2 * len(acts)
     # The same outcome every time: a loss, a draw or a win in each of them.
     assert all(t / v in (0.0, 0.5, 1.0) for t, v in zip(total, visits, strict=True))
+
+
+def _endgames(count: int):
+    """Positions with an empty talon, where every sampled deal is the same one."""
+    found = []
+    for seed in range(60):
+        knowledge, acts = _decision(Game.new(Rules(players=2), seed), random.Random(0), 0)
+        if knowledge is not None and knowledge.talon_count == 0:
+            found.append((knowledge, acts))
+        if len(found) == count:
+            break
+    return found
+
+
+def test_a_clear_decision_stops_early_and_a_close_one_uses_the_whole_budget():
+    # With every deal the same, an action that loses where another wins is behind on
+    # every deal: the race drops it early, and a lone winner ends the search. Where
+    # every action ends alike nothing is clear, and the search spends its whole plan.
+    budget = Budget(iterations=400)
+    clear = close = 0
+    for knowledge, acts in _endgames(40):
+        visits, total, _ = evaluate(knowledge, acts, random.Random(1), budget)
+        means = [t / v for t, v in zip(total, visits, strict=True)]
+        if means.count(max(means)) == 1:
+            assert sum(visits) < budget.iterations
+            clear += 1
+        elif len(set(means)) == 1:
+            assert sum(visits) >= budget.iterations
+            close += 1
+    assert clear and close
