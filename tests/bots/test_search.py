@@ -95,3 +95,14 @@ def test_a_clear_decision_stops_early_and_a_close_one_uses_the_whole_budget():
             assert sum(visits) >= budget.iterations
             close += 1
     assert clear and close
+
+
+def test_the_same_seed_gives_the_same_move():
+    budget = Budget(iterations=60, reproducible=True)
+    for seed in range(6):
+        knowledge, _ = _decision(Game.new(Rules(players=2), seed), random.Random(0), 12)
+        if knowledge is None:
+            continue
+        bot = search.HardBot()
+        first = bot.choose_action(knowledge, random.Random(seed), budget)
+        assert bot.choose_action(knowledge, random.Random(seed), budget) == first
