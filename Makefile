@@ -8,8 +8,10 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # Task worker processes (post-game analyses) beside the web processes.
 WORKERS ?= 1
-# Bot worker processes (bot moves and hints); the web processes never search.
-BOT_WORKERS ?= 1
+# Bot worker processes (bot moves and hints), one per core: the web processes never
+# search, and a worker yields the CPU to them (it runs at a lower priority), so the
+# bots use what people leave idle.  One worker is one core of search at most.
+BOT_WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
 PYTEST_WORKERS ?= 2
 # Each browser test runs Chromium, a daphne and a bot worker: two at once on 2 cores
 # starve each other's timers, so they run one at a time.

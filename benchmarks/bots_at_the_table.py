@@ -15,8 +15,9 @@ workers), with ``DJANGO_DEBUG=0``.  It reports:
 
     .venv/bin/python benchmarks/bots_at_the_table.py --humans 80 --bots 30 --seconds 60
 
-``--bot-workers 0`` starts the launcher without that option, for a tree whose
-daphne plays the bots itself.
+``--bot-workers N`` sets the bot workers; the default is `make run`'s, one per core.
+``--bot-workers 0`` starts the launcher without that option, for a tree whose daphne
+plays the bots itself.
 """
 
 from __future__ import annotations
@@ -259,7 +260,12 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between moves")
     parser.add_argument("--seconds", type=float, default=60, help="how long the tables play")
     parser.add_argument("--bot-delay", type=float, default=1.0, help="the bots' fixed delay")
-    parser.add_argument("--bot-workers", type=int, default=1, help="0: a tree without them")
+    parser.add_argument(
+        "--bot-workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="as `make run`: one per core (0: a tree without them)",
+    )
     parser.add_argument("--port", type=int, default=0, help="daphne's port (default: a free one)")
     args = parser.parse_args()
 
