@@ -27,9 +27,10 @@ def _deal_panel(daily: DailyDeal, user: Any) -> dict[str, Any]:
     mine = None
     given_back = False
     if user.is_authenticated:
-        tries = DailyEntry.objects.filter(daily=daily, user=user)
-        mine = tries.filter(aborted=False).select_related("match").first()
-        given_back = mine is None and tries.filter(aborted=True).exists()
+        # At most one try counts; the others were aborted.
+        tries = list(DailyEntry.objects.filter(daily=daily, user=user).select_related("match"))
+        mine = next((entry for entry in tries if not entry.aborted), None)
+        given_back = mine is None and bool(tries)
     over = daily.day < services.today()
     played = mine is not None and mine.is_finished
     rows = list(services.board(daily)[:BOARD_ROWS])
