@@ -36,10 +36,10 @@ DEFAULTS: dict[str, Any] = {
     "GAMES_SOCKETS_PER_USER": 12,
     "GAMES_SOCKETS_PER_TABLE": 4,
     # Seconds between a socket's heartbeats: it rejoins its groups (a restarted
-    # Redis forgets them) and renews its row for the socket caps.
+    # Redis forgets them).  Its row for the socket caps is renewed on its process's beat.
     "GAMES_SOCKET_HEARTBEAT": 20.0,
-    # Every this many heartbeats (the first among them) a socket also checks that its
-    # user is still signed in and that it is within the caps.  The account's news
+    # Every this many heartbeats a socket also checks that its user is still signed in
+    # and that it is within the caps (the handshake checked both).  The account's news
     # (a log-out, a suspension, ...) makes it check at once; this is the backstop.
     "GAMES_SOCKET_RECHECK_BEATS": 3,
     # A lobby socket renders the lobby this long after a change, once for all the

@@ -45,14 +45,12 @@ def db_call(function: Any) -> Any:
     return database_sync_to_async(function, thread_sensitive=connection.vendor == "sqlite")
 
 
-def _heartbeat_checks(
-    quota: SocketQuota | None, session_key: str | None, user_id: int, *, recheck: bool
-) -> Any:
-    """Renew the socket's row; on a ``recheck`` beat also check the caps and the
-    sign-in, and return the user as just read (otherwise None)."""
+def _recheck(quota: SocketQuota | None, session_key: str | None, user_id: int) -> Any:
+    """The backstop of the socket's heartbeat: its caps and its sign-in, checked again;
+    the user as just read."""
     if quota is not None:
-        quota.renew(check_caps=recheck)
-    return signed_in_user(session_key, user_id) if recheck else None
+        quota.recheck()
+    return signed_in_user(session_key, user_id)
 
 
 def socket_changed_for(user_id: int) -> None:
@@ -141,19 +139,18 @@ class GuardedSocket(ViewerLanguageMixin, SocketConsumer):
     async def beat(self, user_id: int) -> None:
         period = setting("GAMES_SOCKET_HEARTBEAT")
         # Sockets that open together (after a restart every page reconnects at once)
-        # would beat together, each beat a database call: the first beat comes at a
+        # would beat together, each recheck a database call: the first beat comes at a
         # random point of the first period, so the beats spread out.
         await asyncio.sleep(random.uniform(0, period))
         # The handshake checked the caps and the sign-in, and the account's news makes
         # the socket check at once; the beats are the backstop, every few of them.
         recheck_every = setting("GAMES_SOCKET_RECHECK_BEATS")
-        for beat in itertools.count():
-            recheck = beat % recheck_every == 0
+        for beat in itertools.count(1):
+            user = None
             try:
                 await self.rejoin()
-                user = await db_call(_heartbeat_checks)(
-                    self.quota, self.session_key(), user_id, recheck=recheck
-                )
+                if beat % recheck_every == 0:
+                    user = await db_call(_recheck)(self.quota, self.session_key(), user_id)
             except SignedOut as out:
                 await self.sign_out(out)
                 return

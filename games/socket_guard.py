@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from accounts.notices import suspension_notice
 from accounts.socket_news import account_news
+from games import presence
 from games.conf import setting
 from games.models import OpenSocket
 from games.services.common import send_to_channels
@@ -102,15 +103,22 @@ def signed_in_user(session_key: str | None, user_id: int) -> Any:
 # -------------------------------------------------------------------- quotas
 
 
+def _counted_since(now: datetime) -> datetime:
+    """Rows renewed before this belong to a process that stopped beating: a process
+    renews its sockets' rows on its beat and is taken for dead after the same time."""
+    return now - timedelta(seconds=presence.timeout_seconds())
+
+
 class SocketQuota:
     """Counts one user's open sockets, overall and per table, as ``OpenSocket`` rows.
 
     The rows are in the database, so every process counts the same sockets at every
-    instant; one user's admissions take turns on the user's row lock.  Each socket
-    renews its row on its heartbeat, and every few beats it also checks the caps
-    again: a socket past a cap among the user's sockets opened before it closes.  A row not
-    renewed for three heartbeats (its process died without closing it) no longer
-    counts.
+    instant; one user's admissions take turns on the user's row lock.  Each process
+    renews the rows of all its sockets at once on its beat (``renew_process_sockets``),
+    so a socket's heartbeat costs no database call; every few heartbeats the socket
+    checks the caps again (``recheck``): a socket past a cap among the user's sockets
+    opened before it closes.  A row not renewed for ``GAMES_SERVER_TIMEOUT`` (its
+    process died without closing it) no longer counts.
     """
 
     def __init__(self, user_id: int, match_id: int | None, channel_name: str) -> None:
@@ -118,10 +126,9 @@ class SocketQuota:
         self.match_id = match_id
         self.channel_name = channel_name
 
-    def _live(self, now: Any) -> list[tuple[int, str, int | None]]:
+    def _live(self, now: datetime) -> list[tuple[int, str, int | None]]:
         """The user's sockets renewed in time, oldest first: (row id, channel, table)."""
-        expiry = timedelta(seconds=3 * setting("GAMES_SOCKET_HEARTBEAT"))
-        rows = OpenSocket.objects.filter(user_id=self.user_id, renewed_at__gte=now - expiry)
+        rows = OpenSocket.objects.filter(user_id=self.user_id, renewed_at__gte=_counted_since(now))
         return list(rows.order_by("pk").values_list("pk", "channel_name", "match_id"))
 
     def _within_caps(self, others: list[tuple[int, str, int | None]]) -> bool:
@@ -131,6 +138,15 @@ class SocketQuota:
         at_this_table = sum(1 for _pk, _channel, table in others if table == self.match_id)
         return self.match_id is None or at_this_table < setting("GAMES_SOCKETS_PER_TABLE")
 
+    def _create_row(self, now: datetime) -> None:
+        OpenSocket.objects.create(
+            channel_name=self.channel_name,
+            user_id=self.user_id,
+            match_id=self.match_id,
+            server=presence.server_name(),
+            renewed_at=now,
+        )
+
     def admit(self) -> bool:
         """Record this socket unless the user already holds the most allowed."""
         now = timezone.now()
@@ -138,28 +154,15 @@ class SocketQuota:
             get_user_model().objects.select_for_update().filter(pk=self.user_id).exists()
             if not self._within_caps(self._live(now)):
                 return False
-            OpenSocket.objects.create(
-                channel_name=self.channel_name,
-                user_id=self.user_id,
-                match_id=self.match_id,
-                renewed_at=now,
-            )
+            self._create_row(now)
         return True
 
-    def renew(self, *, check_caps: bool = True) -> None:
-        """On the heartbeat: renew this socket's row; with ``check_caps``, or when the
-        row had to be made again, SignedOut past a cap."""
+    def recheck(self) -> None:
+        """Every few heartbeats: renew this socket's row (made again if its process was
+        taken for dead) and SignedOut past a cap."""
         now = timezone.now()
         if not OpenSocket.objects.filter(channel_name=self.channel_name).update(renewed_at=now):
-            OpenSocket.objects.create(
-                channel_name=self.channel_name,
-                user_id=self.user_id,
-                match_id=self.match_id,
-                renewed_at=now,
-            )
-            check_caps = True
-        if not check_caps:
-            return
+            self._create_row(now)
         live = self._live(now)
         mine = next(
             (i for i, (_pk, channel, _table) in enumerate(live) if channel == self.channel_name),
@@ -176,8 +179,7 @@ class SocketQuota:
     def online_among(user_ids: Any = None) -> set[int]:
         """Those of ``user_ids`` (None: of everybody) who hold an open socket (a row
         renewed in time)."""
-        expiry = timedelta(seconds=3 * setting("GAMES_SOCKET_HEARTBEAT"))
-        live = OpenSocket.objects.filter(renewed_at__gte=timezone.now() - expiry)
+        live = OpenSocket.objects.filter(renewed_at__gte=_counted_since(timezone.now()))
         if user_ids is not None:
             live = live.filter(user_id__in=list(user_ids))
         return set(live.values_list("user_id", flat=True).distinct())
@@ -186,11 +188,16 @@ class SocketQuota:
         OpenSocket.objects.filter(channel_name=self.channel_name).delete()
 
 
+def renew_process_sockets(now: datetime | None = None) -> int:
+    """On this process's beat: renew the rows of all its open sockets, in one statement."""
+    rows = OpenSocket.objects.filter(server=presence.server_name())
+    return rows.update(renewed_at=now or timezone.now())
+
+
 def forget_expired_sockets(now: datetime | None = None) -> int:
     """Delete the rows of sockets that stopped renewing (their process died)."""
-    now = now or timezone.now()
-    expiry = timedelta(seconds=3 * setting("GAMES_SOCKET_HEARTBEAT"))
-    deleted, _ = OpenSocket.objects.filter(renewed_at__lt=now - expiry).delete()
+    expired = OpenSocket.objects.filter(renewed_at__lt=_counted_since(now or timezone.now()))
+    deleted, _ = expired.delete()
     return deleted
 
 
@@ -198,8 +205,7 @@ def forget_expired_sockets(now: datetime | None = None) -> int:
 def send_account_news(sender: Any, user_id: int, message: dict[str, Any], **kwargs: Any) -> None:
     """Send the account's news (``accounts.socket_news``) to each open socket of the
     user, on whatever process."""
-    expiry = timedelta(seconds=3 * setting("GAMES_SOCKET_HEARTBEAT"))
     channels = OpenSocket.objects.filter(
-        user_id=user_id, renewed_at__gte=timezone.now() - expiry
+        user_id=user_id, renewed_at__gte=_counted_since(timezone.now())
     ).values_list("channel_name", flat=True)
     send_to_channels(channels, message)

@@ -32,7 +32,7 @@ from channels.layers import get_channel_layer
 from games import presence, services, signals
 from games.conf import setting
 from games.models import Match
-from games.socket_guard import forget_expired_sockets
+from games.socket_guard import forget_expired_sockets, renew_process_sockets
 
 logger = logging.getLogger(__name__)
 
@@ -128,6 +128,7 @@ def _versions(match_ids: list[int]) -> list[tuple[int, int]]:
 
 def _beat() -> None:
     presence.beat()
+    renew_process_sockets()
     forget_expired_sockets()
     released = services.release_dead_servers()
     if released:

@@ -62,14 +62,33 @@ def online(user_ids) -> set[int]:
     return SocketQuota.online_among(user_ids)
 
 
+def rows_last_renewed(seconds_ago: float) -> None:
+    from games.models import OpenSocket
+
+    then = timezone.now() - datetime.timedelta(seconds=seconds_ago)
+    OpenSocket.objects.update(renewed_at=then)
+
+
+def process_beat() -> None:
+    from games.ticker import _beat
+
+    _beat()
+
+
 @in_own_loop
-async def test_beats_that_do_not_check_the_sign_in_still_keep_the_socket_counted(settings):
-    # Only the first beat checks the sign-in and the caps; the rows expire after three
-    # heartbeats (0.9 s) unless every beat renews them.
+async def test_the_process_beat_keeps_its_sockets_counted_between_their_checks(settings):
+    # The sockets' own beats make no database call between their rechecks: the rows of
+    # a process's sockets are renewed by the process's beat, all at once.
     settings.GAMES_SOCKET_RECHECK_BEATS = 1000
+    settings.GAMES_SERVER_TIMEOUT = 30
     users, sockets, version = await seated_sockets()
-    for _ in range(4):
-        await asyncio.sleep(0.6)
-        assert await db(online, [u.pk for u in users]) == {u.pk for u in users}
+    ids = [u.pk for u in users]
+    assert await db(online, ids) == set(ids)
+    await db(rows_last_renewed, 31)  # as if the process had not beaten for a while
+    await asyncio.sleep(1)  # several socket heartbeats of 0.3 s
+    assert await db(online, ids) == set()
+    await db(process_beat)
+    assert await db(online, ids) == set(ids)
     for sock in sockets:
         await sock.close()
+    assert await db(online, ids) == set()
