@@ -25,6 +25,7 @@ from .events import (
     GameOver,
     WentOut,
 )
+from .rules import MAX_ATTACK
 from .seats import (
     bout_is_over,
     bout_limit,
@@ -34,6 +35,8 @@ from .seats import (
     next_opponent,
 )
 from .state import GameState
+
+_new_tuple = tuple.__new__
 
 # Events that are plain values of a few small ints, shared instead of rebuilt every time.
 _BOUT_STARTED: dict[int, BoutStarted] = {}
@@ -53,14 +56,21 @@ def _drew(s: int, k: int) -> Drew:
 def start_bout(st: GameState, att: int) -> BoutStarted:
     """Start a bout led by ``att``: the defender, the limit and who may throw in."""
     c = st.config
-    gone = st.out_mask | st.empty_mask
+    out = st.out_mask
+    gone = out | st.empty_mask
     # Nobody out: the next seat is always the defender (in teams seats alternate).
     d = c.next_seat[att] if not gone else next_opponent(c, gone, att)
-    cap = bout_limit(c, st.bout_number, st.hands[d].bit_count())
+    # ``bout_limit`` and ``eligible_attackers``, with their usual cases looked up here
+    # rather than called: a bout starts every four actions or so.
+    cap = st.hands[d].bit_count()
+    if cap > MAX_ATTACK or (st.bout_number == 0 and c.first_bout_limit):
+        cap = bout_limit(c, st.bout_number, cap)
     st.attacker = att
     st.defender = d
     st.bout_limit = cap
-    st.attackers_mask = eligible_attackers(c, st.out_mask, att, d)
+    st.attackers_mask = c.attackers_cache.get(out << 6 | att << 3 | d) or eligible_attackers(
+        c, out, att, d
+    )
     st.phase = LEAD
     st.done_mask = 0
     st.joined_order = ()
@@ -118,25 +128,31 @@ def end_bout(st: GameState, ev: list[Event], beaten: bool) -> None:
     hands = st.hands
     # The event names the attack cards, then the defence cards in the same order (-1 is
     # an attack card left unbeaten). A loop, not a comprehension: a bout holds a few
-    # cards, and a comprehension's own function call costs more than naming them.
+    # cards, and a comprehension's own function call costs more than naming them. The
+    # event is made with tuple.__new__, which a named tuple's own constructor calls.
     names = []
     for i in st.attack_cards + st.defence_cards:
         if i >= 0:
             names.append(CODES[i])
     if beaten:
         st.discard_mask |= cards
-        ev.append(BoutBeaten(d, tuple(names)))
+        ev.append(_new_tuple(BoutBeaten, (d, tuple(names))))
     else:
         hands[d] |= cards
         st.known_cards[d] |= cards
         st.empty_mask &= ~(1 << d)
-        ev.append(CardsTaken(d, tuple(names)))
+        ev.append(_new_tuple(CardsTaken, (d, tuple(names))))
     st.attack_cards = []
     st.defence_cards = []
     st.table_mask = st.table_ranks_mask = st.unbeaten_mask = 0
     st.attack_count = st.beaten_count = 0
     talon = st.talon
-    order = drawing_order(st.attacker, st.joined_order, d)
+    attacker = st.attacker
+    joined = st.joined_order
+    if len(joined) < 2 and (not joined or joined[0] == attacker):  # drawing_order's usual case
+        order: tuple[int, ...] | list[int] = (attacker, d)
+    else:
+        order = drawing_order(attacker, joined, d)
     if talon:
         hs = st.config.hand_size
         six = st.trump_six
