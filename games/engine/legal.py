@@ -104,7 +104,28 @@ def legal_actions(st: GameState, seat: int | None = None) -> list[Action]:
         if unb:
             d = st.defender
             if seat is None or seat == d:
-                _defences(st, out, d, unb)
+                # The defender's actions: every defence, transfers and shows, and take
+                # (here rather than in a function of their own: this is the commonest
+                # case). Masks above 30 bits cost an allocation per operation, so the
+                # cards are taken from the top (bit_length allocates nothing, x & -x
+                # takes two); reversing the list (``out`` is still empty here) orders it
+                # by attack card, then beating card.
+                hd = hands[d]
+                beat = st.beaters
+                while unb:
+                    a = unb.bit_length() - 1
+                    unb ^= BIT[a]
+                    bm = hd & beat[a]
+                    if bm:
+                        row = DEFENCE_ROWS[a << 3 | d] or defence_row(d, a)
+                        while bm:
+                            b = bm.bit_length() - 1
+                            bm ^= BIT[b]
+                            out.append(row[b] or defence_in_row(row, d, a, b))
+                out.reverse()
+                if st.config.transfers and not st.beaten_count:
+                    _add_transfers(st, out)
+                out.append(_TAKE[d])
             done = False
         else:
             done = True
@@ -132,29 +153,6 @@ def legal_actions(st: GameState, seat: int | None = None) -> list[Action]:
         if holder >= 0 and (seat is None or seat == holder) and swap_target(st) is not None:
             out.append(_SWAP[holder])
     return out
-
-
-def _defences(st: GameState, out: list[Action], d: int, unb: int) -> None:
-    """The defender's actions: every defence, transfers and shows, and take."""
-    hd = st.hands[d]
-    beat = st.beaters
-    # Masks above 30 bits cost an allocation per operation, so the cards are taken from
-    # the top (bit_length allocates nothing, x & -x takes two); reversing the list at the
-    # end (``out`` is still empty here) orders it by attack card, then beating card.
-    while unb:
-        a = unb.bit_length() - 1
-        unb ^= BIT[a]
-        bm = hd & beat[a]
-        if bm:
-            row = DEFENCE_ROWS[a << 3 | d] or defence_row(d, a)
-            while bm:
-                b = bm.bit_length() - 1
-                bm ^= BIT[b]
-                out.append(row[b] or defence_in_row(row, d, a, b))
-    out.reverse()
-    if st.config.transfers and not st.beaten_count:
-        _add_transfers(st, out)
-    out.append(_TAKE[d])
 
 
 def _add_transfers(st: GameState, out: list[Action]) -> None:

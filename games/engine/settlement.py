@@ -27,7 +27,6 @@ from .events import (
 )
 from .rules import MAX_ATTACK
 from .seats import (
-    bout_is_over,
     bout_limit,
     drawing_order,
     eligible_attackers,
@@ -107,14 +106,12 @@ def settle(st: GameState, ev: list[Event]) -> None:
     """End the bout if nobody is left who could still act in it. Called once every attack
     card is beaten, and while the defender is taking.
     """
+    # ``seats.bout_is_over`` written out, saving a call on most defences and every take.
     taking = st.phase == TAKING
-    if bout_is_over(
-        taking,
-        st.unbeaten_mask,
-        st.attack_count,
-        st.bout_limit,
-        st.hands[st.defender],
-        st.attackers_mask & ~st.done_mask & ~st.empty_mask,
+    if (taking or not st.unbeaten_mask) and (
+        st.attack_count >= st.bout_limit
+        or not st.attackers_mask & ~st.done_mask & ~st.empty_mask
+        or (not taking and not st.hands[st.defender])
     ):
         end_bout(st, ev, not taking)
 

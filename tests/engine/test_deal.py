@@ -1,6 +1,9 @@
 """Deal and first attacker."""
 
+import random
+
 from games.engine import Game, Rules
+from games.engine.cards import deck_codes
 
 from .helpers import deck_for, game_for
 
@@ -84,3 +87,20 @@ def test_first_attacker_no_trumps_with_game_new_uses_the_same_rng():
             rec = g.to_record()
             assert Game.from_record(rec).first_attacker == g.first_attacker
     assert len(seen) > 1
+
+
+def test_game_new_deals_the_deck_random_shuffle_gives_for_the_same_seed():
+    # A seed keeps dealing the same deck: the deck in index order (by rank, then suit
+    # C D H S), shuffled as random.shuffle would with that seed, and the same again
+    # for a Random subclass that draws its numbers its own way.
+    class Doubled(random.Random):
+        def random(self) -> float:
+            return super().random() ** 2
+
+    for rules in (Rules(), Rules(deck_size=24), Rules(deck_size=52, players=4)):
+        in_order = deck_codes(rules.deck_size)
+        for make in (random.Random, Doubled):
+            for seed in range(20):
+                expected = in_order[:]
+                make(seed).shuffle(expected)
+                assert Game.new(rules, make(seed)).deck == expected
