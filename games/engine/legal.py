@@ -55,7 +55,23 @@ def _attack_tables(c: Config, key: int) -> tuple[tuple[list[Any], int], ...]:
 
 
 def _attack_cell(tb: list[Any], key: int, i: int, v: int) -> tuple[Action, ...]:
-    t = tb[v] = attack_chunk(key >> 2, i << 3, v, (key & 3) + 1)
+    # Made of the byte's two ranks' attacks: a process meets thousands of cells, and
+    # the ranks' tuples are far fewer, so each cell costs two lookups, not a build.
+    t = tb[v] = _rank_attacks(key, 2 * i, v & 15) + _rank_attacks(key, 2 * i + 1, v >> 4)
+    return t
+
+
+# The attacks with one rank's cards, by (rank << 4 | the rank's nibble of the hand) << 5
+# | seat << 2 | room class, each tuple made on first use.
+_RANK_ATTACKS: dict[int, tuple[Action, ...]] = {}
+
+
+def _rank_attacks(key: int, rank: int, nibble: int) -> tuple[Action, ...]:
+    """The attacks with the cards ``nibble`` of ``rank``, for ``key = seat << 2 | room class``."""
+    k = (rank << 4 | nibble) << 5 | key
+    t = _RANK_ATTACKS.get(k)
+    if t is None:
+        t = _RANK_ATTACKS[k] = attack_chunk(key >> 2, rank << 2, nibble, (key & 3) + 1)
     return t
 
 
