@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import BIT, CODES, SUBSETS, card_index
+from .cards import BIT, CODES, RANK_MASK, SUBSETS, card_index
 from .events import Attacked, Defended, Event, SaidDone, Took
 from .rules import MAX_PLAYERS
 
@@ -40,6 +40,7 @@ class Action:
         "card_mask",
         "card_indices",
         "_kind_code",
+        "_rank_mask",
         "_hash",
         "_text",
         "_event",
@@ -52,6 +53,9 @@ class Action:
     card_mask: int  # the cards as a mask (bit ``card_index(code)`` per card)
     card_indices: tuple[int, ...]  # the cards' indices, in the order of ``cards``
     _kind_code: int  # the index of ``kind`` in KINDS
+    # Every card of the rank the action puts on the table (attack, transfer: its cards'
+    # rank; defend: the beating card's), else 0.
+    _rank_mask: int
     _hash: int
     _text: str
     # The event this action causes when that does not depend on the state (attack,
@@ -186,6 +190,8 @@ def _init(
     sa(a, "card_mask", mask)
     sa(a, "card_indices", idx)
     sa(a, "_kind_code", k)
+    played = idx[1] if k == K_DEFEND else idx[0] if k in (K_ATTACK, K_TRANSFER) else -1
+    sa(a, "_rank_mask", RANK_MASK[played >> 2] if played >= 0 else 0)
     sa(a, "_hash", hash((seat, k, cards)))
     sa(a, "_text", " ".join((str(seat), kind, *cards)))
     # The event this action causes when it does not depend on the state, built once:

@@ -99,7 +99,7 @@ def do_attack(st: GameState, seat: int, action: Action, trusted: bool) -> list[E
         st.attack_cards.extend(idx)
         st.defence_cards.extend([-1] * n)
     st.table_mask |= m
-    st.table_ranks_mask |= RANK_MASK[idx[0] >> 2]  # the cards share one rank
+    st.table_ranks_mask |= action._rank_mask
     st.unbeaten_mask |= m
     st.attack_count += n
     st.done_mask = 0
@@ -139,7 +139,7 @@ def do_defend(st: GameState, seat: int, action: Action, trusted: bool) -> list[E
         st.trump_six = 0
     st.defence_cards[st.attack_cards.index(a)] = b
     st.table_mask |= bb
-    st.table_ranks_mask |= RANK_MASK[b >> 2]
+    st.table_ranks_mask |= action._rank_mask
     st.unbeaten_mask ^= BIT[a]
     st.beaten_count += 1
     ev: list[Event] = [action._event]
