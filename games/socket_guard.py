@@ -158,18 +158,20 @@ class SocketQuota:
         return True
 
     def recheck(self) -> None:
-        """Every few heartbeats: renew this socket's row (made again if its process was
-        taken for dead) and SignedOut past a cap."""
+        """Every few heartbeats: SignedOut past a cap.  A row its process no longer
+        renews (the process was taken for dead) is renewed, or made again."""
         now = timezone.now()
-        if not OpenSocket.objects.filter(channel_name=self.channel_name).update(renewed_at=now):
-            self._create_row(now)
         live = self._live(now)
         mine = next(
             (i for i, (_pk, channel, _table) in enumerate(live) if channel == self.channel_name),
-            len(live),
+            None,
         )
-        # The sockets opened before this one keep their places; a row re-created
-        # (its process was taken for dead) counts as the newest.
+        if mine is None:  # its process was taken for dead, or has not beaten for long
+            if not OpenSocket.objects.filter(channel_name=self.channel_name).update(renewed_at=now):
+                self._create_row(now)
+            mine = len(live)
+        # The sockets opened before this one keep their places; a row made again (its
+        # process was taken for dead) counts as the newest.
         if not self._within_caps(live[:mine]):
             raise SignedOut(
                 _("You have too many tables open; close one and reload."), CLOSE_TOO_MANY

@@ -92,3 +92,23 @@ async def test_the_process_beat_keeps_its_sockets_counted_between_their_checks(s
     for sock in sockets:
         await sock.close()
     assert await db(online, ids) == set()
+
+
+def forget_all_sockets() -> None:
+    from games.models import OpenSocket
+
+    OpenSocket.objects.all().delete()
+
+
+@in_own_loop
+async def test_a_socket_whose_row_was_deleted_makes_it_again_when_it_rechecks(settings):
+    # As when its process was taken for dead and another process deleted its rows.
+    settings.GAMES_SOCKET_RECHECK_BEATS = 1
+    users, sockets, version = await seated_sockets()
+    ids = [u.pk for u in users]
+    await db(forget_all_sockets)
+    assert await db(online, ids) == set()
+    await asyncio.sleep(1)  # a few heartbeats of 0.3 s, each a recheck
+    assert await db(online, ids) == set(ids)
+    for sock in sockets:
+        await sock.close()
