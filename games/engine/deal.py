@@ -41,21 +41,7 @@ def shuffled_deck(rules: Rules, rng: random.Random) -> list[int]:
     that order would.
     """
     deck = list(DECK_INDICES[rules.deck_size])
-    if type(rng) is not random.Random:  # a subclass may draw its numbers another way
-        rng.shuffle(deck)
-        return deck
-    # What ``Random.shuffle`` does for a plain Random (each index drawn with
-    # ``getrandbits``, redrawn while out of range), written out to save its helper's
-    # Python call per card. The draws and swaps are the same, so a seed deals the same
-    # deck as before.
-    getrandbits = rng.getrandbits
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        deck[i], deck[j] = deck[j], deck[i]
+    rng.shuffle(deck)
     return deck
 
 

@@ -27,6 +27,7 @@ from .events import (
 )
 from .rules import MAX_ATTACK
 from .seats import (
+    bout_is_over,
     bout_limit,
     drawing_order,
     eligible_attackers,
@@ -34,8 +35,6 @@ from .seats import (
     next_opponent,
 )
 from .state import GameState
-
-_new_tuple = tuple.__new__
 
 # Events that are plain values of a few small ints, shared instead of rebuilt every time.
 _BOUT_STARTED: dict[int, BoutStarted] = {}
@@ -106,12 +105,14 @@ def settle(st: GameState, ev: list[Event]) -> None:
     """End the bout if nobody is left who could still act in it. Called once every attack
     card is beaten, and while the defender is taking.
     """
-    # ``seats.bout_is_over`` written out, saving a call on most defences and every take.
     taking = st.phase == TAKING
-    if (taking or not st.unbeaten_mask) and (
-        st.attack_count >= st.bout_limit
-        or not st.attackers_mask & ~st.done_mask & ~st.empty_mask
-        or (not taking and not st.hands[st.defender])
+    if bout_is_over(
+        taking,
+        st.unbeaten_mask,
+        st.attack_count,
+        st.bout_limit,
+        st.hands[st.defender],
+        st.attackers_mask & ~st.done_mask & ~st.empty_mask,
     ):
         end_bout(st, ev, not taking)
 
@@ -125,20 +126,19 @@ def end_bout(st: GameState, ev: list[Event], beaten: bool) -> None:
     hands = st.hands
     # The event names the attack cards, then the defence cards in the same order (-1 is
     # an attack card left unbeaten). A loop, not a comprehension: a bout holds a few
-    # cards, and a comprehension's own function call costs more than naming them. The
-    # event is made with tuple.__new__, which a named tuple's own constructor calls.
+    # cards, and a comprehension's own function call costs more than naming them.
     names = []
     for i in st.attack_cards + st.defence_cards:
         if i >= 0:
             names.append(CODES[i])
     if beaten:
         st.discard_mask |= cards
-        ev.append(_new_tuple(BoutBeaten, (d, tuple(names))))
+        ev.append(BoutBeaten(d, tuple(names)))
     else:
         hands[d] |= cards
         st.known_cards[d] |= cards
         st.empty_mask &= ~(1 << d)
-        ev.append(_new_tuple(CardsTaken, (d, tuple(names))))
+        ev.append(CardsTaken(d, tuple(names)))
     st.attack_cards = []
     st.defence_cards = []
     st.table_mask = st.table_ranks_mask = st.unbeaten_mask = 0
