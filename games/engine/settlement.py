@@ -25,7 +25,6 @@ from .events import (
     GameOver,
     WentOut,
 )
-from .rules import MAX_ATTACK
 from .seats import (
     bout_is_over,
     bout_limit,
@@ -54,21 +53,14 @@ def _drew(s: int, k: int) -> Drew:
 def start_bout(st: GameState, att: int) -> BoutStarted:
     """Start a bout led by ``att``: the defender, the limit and who may throw in."""
     c = st.config
-    out = st.out_mask
-    gone = out | st.empty_mask
+    gone = st.out_mask | st.empty_mask
     # Nobody out: the next seat is always the defender (in teams seats alternate).
     d = c.next_seat[att] if not gone else next_opponent(c, gone, att)
-    # ``bout_limit`` and ``eligible_attackers``, with their usual cases looked up here
-    # rather than called: a bout starts every four actions or so.
-    cap = st.hands[d].bit_count()
-    if cap > MAX_ATTACK or (st.bout_number == 0 and c.first_bout_limit):
-        cap = bout_limit(c, st.bout_number, cap)
+    cap = bout_limit(c, st.bout_number, st.hands[d].bit_count())
     st.attacker = att
     st.defender = d
     st.bout_limit = cap
-    st.attackers_mask = c.attackers_cache.get(out << 6 | att << 3 | d) or eligible_attackers(
-        c, out, att, d
-    )
+    st.attackers_mask = eligible_attackers(c, st.out_mask, att, d)
     st.phase = LEAD
     st.done_mask = 0
     st.joined_order = ()
@@ -144,12 +136,7 @@ def end_bout(st: GameState, ev: list[Event], beaten: bool) -> None:
     st.table_mask = st.table_ranks_mask = st.unbeaten_mask = 0
     st.attack_count = st.beaten_count = 0
     talon = st.talon
-    attacker = st.attacker
-    joined = st.joined_order
-    if len(joined) < 2 and (not joined or joined[0] == attacker):  # drawing_order's usual case
-        order: tuple[int, ...] | list[int] = (attacker, d)
-    else:
-        order = drawing_order(attacker, joined, d)
+    order = drawing_order(st.attacker, st.joined_order, d)
     if talon:
         hs = st.config.hand_size
         six = st.trump_six
