@@ -76,8 +76,12 @@ def test_click_a_graph_point_then_a_mistake_then_retry_it(browser, live_server_u
     _counter(page, "Step 10 of")
     assert "step=10" in page.url
     x0, dx = float(graph.get_attribute("data-x0")), float(graph.get_attribute("data-dx"))
-    cursor = graph.locator("[data-graph-cursor]")
-    assert float(cursor.get_attribute("x1")) == pytest.approx(x0 + 10 * dx, abs=0.01)
+    # The cursor moves once the new step has settled, a moment after the counter.
+    page.wait_for_function(
+        "x => Math.abs(Number(document.querySelector('[data-graph-cursor]').getAttribute('x1'))"
+        " - x) < 0.01",
+        arg=x0 + 10 * dx,
+    )
 
     # A judged move: its decision's position, with the move played and the better one outlined.
     first = review.judged[0]
