@@ -7,8 +7,9 @@ and are claimed under row locks, so any number of processes may tick and the tic
 never depends on a particular socket staying open.  Each tick also sends
 ``games.signals.ticked`` for the apps above: matchmaking pairs the waiting seeks
 then, as their rating windows widen and the bots' wait runs out while nobody makes
-a new seek.  Every few seconds the ticker also beats for this process and
-releases the sockets of processes that stopped beating (``games.presence``).
+a new seek.  Every few seconds the ticker also beats for this process, renews the
+socket-cap rows of all its sockets, and releases the sockets of processes that stopped
+beating (``games.presence``).
 
 Bot moves are chosen on bot workers (``manage.py bot_worker``), never here.  A
 worker's push after its commit reaches this process's sockets through Redis; the
