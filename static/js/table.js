@@ -72,7 +72,11 @@
   page.addEventListener("click", (event) => {
     const target = event.target.closest("button");
     if (!target || target.disabled || !page.contains(target)) return;
-    if (inFlight && (target.matches(".hand-card, .attack-target") || target.dataset.action)) return;
+    const sendsMove = target.matches(".hand-card, .attack-target") || target.dataset.action;
+    if (inFlight && sendsMove) return;
+    // The second click of a double click is never a move of its own, even when the
+    // answer to the first arrived in between and the card under the pointer changed.
+    if (event.detail > 1 && sendsMove) return;
     if (target.classList.contains("hand-card")) {
       refocus = { card: target.dataset.card };
       const lead = target.dataset.lead;
