@@ -1,6 +1,6 @@
 """WebSocket consumers: one table socket per viewer, and the lobby.
 
-They only translate frames into service calls and renders.  The group message says
+They only translate frames into service calls and renders.  A table's push says
 "match N changed (state, chat or presence), version V"; each socket then renders
 that version of the table for its own viewer, so no hand ever travels through the
 channel layer.  The table of a version is read once per process and shared by its
@@ -61,12 +61,12 @@ def _open_viewer(
 
 def _collecting_call(
     function: Any, match_id: int, user: Any, *args: Any, **kwargs: Any
-) -> tuple[Any, Any, list[Any]]:
+) -> tuple[Any, Any, list[services.Push]]:
     """(result, refusal, pushes) of a service call for the socket's user.
 
     The table a move committed is kept for the renders of its push in this process.
     """
-    pushes: list[Any] = []
+    pushes: list[services.Push] = []
     try:
         with services.collected_pushes() as pushes:
             try:
@@ -75,8 +75,8 @@ def _collecting_call(
                 return None, refused, pushes
     except BaseException:
         # Whatever committed before the failure is still announced.
-        for group, message in pushes:
-            services.send_push(group, message)
+        for push in pushes:
+            push.send_now()
         raise
     table = getattr(result, "table", None)
     if table is not None:
@@ -119,7 +119,6 @@ class TableConsumer(GuardedSocket):
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        self.group = services.group_name(self.match_id)
         self.sent_version = -1
         # What this socket's page shows, piece by piece: a push sends only what changed.
         self.shown: dict[str, Any] = {}
@@ -145,13 +144,12 @@ class TableConsumer(GuardedSocket):
             await self.leave()
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        await self.join_groups(self.group)
         if self.viewer.seat is not None:  # recorded again if this process is taken for dead
             presence.hold(self.channel_name)
         await self.accept()
         # The ws extension never replays missed messages: every (re)connect gets it all.
         await self.send_state(full=True)
-        ticker.watch_table(self.match_id, self.sent_version)
+        ticker.watch_table(self.match_id, self.channel_name, self.sent_version)
         self.start_heartbeat(user.pk)
         if self.viewer.seat is not None:  # friends see them at a table now
             await db_call(socket_changed_for)(user.pk)
@@ -161,7 +159,7 @@ class TableConsumer(GuardedSocket):
         await self.leave()
         if self.viewer is None:
             return
-        ticker.unwatch_table(self.match_id)
+        ticker.unwatch_table(self.match_id, self.channel_name)
         if self.viewer.seat is not None:
             await db_call(services.seat_disconnected)(self.match_id, self.channel_name)
             await db_call(socket_changed_for)(self.user.pk)
@@ -199,11 +197,11 @@ class TableConsumer(GuardedSocket):
         result, refused, pushes = await db_call(_collecting_call)(
             function, self.match_id, self.user, *args, **kwargs
         )
-        for group, message in pushes:
+        for push in pushes:
             try:
-                await self.channel_layer.group_send(group, message)
+                await push.send(self.channel_layer)
             except Exception:  # A push is best effort: clients resync on the next version.
-                logger.exception("could not push to %s", group)
+                logger.exception("could not push %s", push.message["type"])
         if refused is not None:
             if function is not services.apply_action:  # apply_action logs its own refusals
                 kind = REFUSAL_KINDS.get(function, function.__name__)
@@ -223,7 +221,6 @@ class TableConsumer(GuardedSocket):
         await self.call(services.post_chat, data.get("text"))
 
     async def on_sync(self, data: dict[str, Any]) -> None:
-        await self.rejoin()
         await self.send_state(full=True)
 
     async def on_resign(self, data: dict[str, Any]) -> None:

@@ -47,7 +47,8 @@ class SocketPresence(models.Model):
 
 
 class OpenSocket(models.Model):
-    """One open socket (a table's or the lobby's) of a user: the socket caps count these.
+    """One open socket (a table's or the lobby's) of a user: the socket caps count
+    these, and a table's pushes go to the channels of its rows.
 
     The process that holds the socket renews its rows on its beat; a row not renewed
     for ``GAMES_SERVER_TIMEOUT`` belongs to a process that died without closing it, and
@@ -57,7 +58,7 @@ class OpenSocket(models.Model):
     channel_name = models.CharField(max_length=200, unique=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     # The table's id; none for the lobby.
-    match_id = models.PositiveBigIntegerField(null=True, blank=True)
+    match_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
     # The process that holds the socket (``presence.server_name``).
     server = models.CharField(max_length=100, db_index=True, default="")
     renewed_at = models.DateTimeField(db_index=True)

@@ -22,6 +22,7 @@ same announcement a move's commit sends.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import sys
 import time
@@ -39,23 +40,32 @@ logger = logging.getLogger(__name__)
 
 _task: asyncio.Task | None = None
 _last_beat = 0.0
-# The tables this process holds sockets of: match id -> [open sockets, highest
-# version they heard of].  Only touched on the event loop's thread.
-_watched: dict[int, list[int]] = {}
 
 
-def watch_table(match_id: int, version: int) -> None:
-    """A socket of this process shows ``match_id`` at ``version``."""
-    entry = _watched.setdefault(match_id, [0, version])
-    entry[0] += 1
-    entry[1] = max(entry[1], version)
+@dataclasses.dataclass
+class _Watched:
+    """This process's sockets of one table, and the highest version they heard of."""
+
+    channels: set[str]
+    heard: int
 
 
-def unwatch_table(match_id: int) -> None:
+# Only touched on the event loop's thread.
+_watched: dict[int, _Watched] = {}
+
+
+def watch_table(match_id: int, channel_name: str, version: int) -> None:
+    """The socket ``channel_name`` of this process shows ``match_id`` at ``version``."""
+    entry = _watched.setdefault(match_id, _Watched(set(), version))
+    entry.channels.add(channel_name)
+    entry.heard = max(entry.heard, version)
+
+
+def unwatch_table(match_id: int, channel_name: str) -> None:
     entry = _watched.get(match_id)
     if entry is not None:
-        entry[0] -= 1
-        if entry[0] <= 0:
+        entry.channels.discard(channel_name)
+        if not entry.channels:
             del _watched[match_id]
 
 
@@ -63,7 +73,7 @@ def table_announced(match_id: int, version: int) -> None:
     """This process's sockets of ``match_id`` were told of ``version``."""
     entry = _watched.get(match_id)
     if entry is not None:
-        entry[1] = max(entry[1], version)
+        entry.heard = max(entry.heard, version)
 
 
 def ensure_started(loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -110,11 +120,12 @@ async def announce_versions_ahead() -> None:
     layer = get_channel_layer()
     for match_id, version in versions:
         entry = _watched.get(match_id)
-        if entry is None or version <= entry[1]:
+        if entry is None or version <= entry.heard:
             continue
         message = services.match_changed_message(match_id, version)
+        push = services.Push(message, channels=tuple(entry.channels))
         try:
-            await layer.group_send(services.group_name(match_id), message)
+            await push.send(layer)
         except Exception:  # The layer is away: the next tick tries again.
             logger.warning("could not announce version %s of match %s", version, match_id)
 

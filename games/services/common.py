@@ -4,7 +4,7 @@ Every change to a table goes through the services; each function owns its
 transaction.  The match row holds the engine snapshot of the deal in progress, so
 a change loads it (never replays), applies under the row lock and bumps the version.
 Viewers are told "match N changed, version V" after the commit; each socket then
-renders its own viewer's table, so no hand ever travels in a group-wide message.
+renders its own viewer's table, so no hand ever travels in a table-wide message.
 """
 
 from __future__ import annotations
@@ -17,15 +17,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.exceptions import ChannelFull
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from accounts.notices import suspension_notice
+from games import presence
 from games.engine import Game
 from games.models import Match, Seat
 from games.signals import seats_changed
+from games.table_sql import socket_channels
 
 logger = logging.getLogger(__name__)
 
@@ -57,10 +60,6 @@ class ActionOutcome:
     table: tuple[Match, list[Seat], Game] | None = field(default=None, compare=False, repr=False)
 
 
-def group_name(match_id: int) -> str:
-    return f"match-{match_id}"
-
-
 def lobby_user_group(user_id: int) -> str:
     """The channel group of one user's lobby sockets (their seek, friends, invites)."""
     return f"lobby-user-{user_id}"
@@ -69,18 +68,49 @@ def lobby_user_group(user_id: int) -> str:
 # --------------------------------------------------------------- pushes
 
 
+@dataclass(frozen=True)
+class Push:
+    """One message for some sockets: a channel group's (the lobby's), or the sockets'
+    own channels (a table's)."""
+
+    message: dict[str, Any]
+    group: str | None = None
+    channels: tuple[str, ...] = ()
+
+    async def send(self, layer: Any) -> None:
+        """Best effort, as every push: a socket that misses one is set right by the
+        next version, its ticker, or its reconnect."""
+        if self.group is not None:
+            await layer.group_send(self.group, self.message)
+        for channel in self.channels:
+            try:
+                await layer.send(channel, self.message)
+            except ChannelFull:  # a socket gone without closing; its row goes soon
+                logger.warning("socket %s is full; %s dropped", channel, self.message["type"])
+
+    def send_now(self) -> None:
+        """Send from synchronous code (a view, a worker, the database thread)."""
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(self.send)(layer)
+        except Exception:  # A push is best effort: clients resync on the next version.
+            logger.exception("could not push %s", self.message["type"])
+
+
 _collecting = threading.local()
 
 
 @contextmanager
-def collected_pushes() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+def collected_pushes() -> Iterator[list[Push]]:
     """Within this block (one thread), committed pushes are kept here, not sent.
 
     A consumer that calls a service from the database thread sends them itself once
     the call returns, on its event loop: the database thread then does not wait for
     the loop to take each push.  Only pushes of committed transactions are kept.
     """
-    pushes: list[tuple[str, dict[str, Any]]] = []
+    pushes: list[Push] = []
     outer = getattr(_collecting, "pushes", None)
     _collecting.pushes = pushes
     try:
@@ -89,31 +119,46 @@ def collected_pushes() -> Iterator[list[tuple[str, dict[str, Any]]]]:
         _collecting.pushes = outer
 
 
-def send_push(group: str, message: dict[str, Any]) -> None:
+def _send_or_collect(push: Push) -> None:
     pushes = getattr(_collecting, "pushes", None)
     if pushes is not None:
-        pushes.append((group, message))
-        return
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # A push is best effort: clients resync on the next version.
-        logger.exception("could not push to %s", group)
+        pushes.append(push)
+    else:
+        push.send_now()
+
+
+def send_push(group: str, message: dict[str, Any]) -> None:
+    """Push ``message`` to a channel group (the lobby's, a user's lobby sockets)."""
+    _send_or_collect(Push(message, group=group))
 
 
 def send_to_channels(channels: Iterable[str], message: dict[str, Any]) -> None:
     """Send ``message`` to each socket's own channel, best effort as every push: a
     socket that misses it is set right by its heartbeat or its reconnect."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    for channel in channels:
-        try:
-            async_to_sync(layer.send)(channel, message)
-        except Exception:
-            logger.warning("could not send %s to socket %s", message["type"], channel)
+    Push(message, channels=tuple(channels)).send_now()
+
+
+def table_channels(match_id: int) -> list[str]:
+    """The channels of the table's open sockets, as their rows hold them now.
+
+    A table's sockets are reached through their own channels, not a channel group:
+    the in-memory layer walks every member of every group each time it delivers a
+    message, so with groups each move cost more the more tables were open.  The
+    in-memory layer reaches only this process's sockets; elsewhere (a bot worker of
+    the embedded site) there is nobody to tell, and a message sent would wait in
+    that process's layer until it expired.
+    """
+    local = isinstance(get_channel_layer(), InMemoryChannelLayer)
+    return socket_channels(match_id, presence.server_name() if local else None)
+
+
+def push_to_table(match_id: int, message: dict[str, Any]) -> None:
+    """Send ``message`` to every open socket of the table, on whatever process.
+
+    Called after the commit.  The sockets are read then: a socket whose row is
+    written later reads the table itself, after this commit, as it opens.
+    """
+    _send_or_collect(Push(message, channels=tuple(table_channels(match_id))))
 
 
 def notify_match_changed(match_id: int, version: int | None = None, *, what: str = "state") -> None:
@@ -123,13 +168,13 @@ def notify_match_changed(match_id: int, version: int | None = None, *, what: str
     for its own viewer.
     """
     message = match_changed_message(match_id, version, what=what)
-    transaction.on_commit(lambda: send_push(group_name(match_id), message))
+    transaction.on_commit(lambda: push_to_table(match_id, message))
 
 
 def match_changed_message(
     match_id: int, version: int | None, *, what: str = "state"
 ) -> dict[str, Any]:
-    """The group message that tells a match's sockets to re-render."""
+    """The message that tells a match's sockets to re-render."""
     return {"type": "match.changed", "match_id": match_id, "version": version, "what": what}
 
 

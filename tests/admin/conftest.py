@@ -14,28 +14,34 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
-from games.models import Deal, Match, Move, RuleVariant, Seat
+from games import presence
+from games.models import Deal, Match, Move, OpenSocket, RuleVariant, Seat
 
 User = get_user_model()
 PASSWORD = "kozyrnaya-shestyorka-42"
 
 
-def pushed_to(group: str, action: Callable[[], Any]) -> dict:
-    """The first message the channel layer delivers to ``group`` while ``action`` runs.
+def pushed_to_table(match: Match, action: Callable[[], Any]) -> dict:
+    """The first message the channel layer delivers to a socket of ``match`` while
+    ``action`` runs.
 
-    The listener and the action share one event loop, as a server's sockets do: a
-    pub/sub layer delivers only to subscribers listening when the message is sent.
+    The socket is a channel with the row an open table socket has. The listener and
+    the action share one event loop, as a server's sockets do.
     """
     layer = get_channel_layer()
 
     async def listen() -> dict:
         channel = await layer.new_channel()
-        await layer.group_add(group, channel)
-        try:
-            await sync_to_async(action)()
-            return await asyncio.wait_for(layer.receive(channel), 10)
-        finally:
-            await layer.group_discard(group, channel)
+        watcher = await sync_to_async(User.objects.create_user)(f"watcher-{match.pk}")
+        await OpenSocket.objects.acreate(
+            channel_name=channel,
+            user=watcher,
+            match_id=match.pk,
+            server=presence.server_name(),
+            renewed_at=timezone.now(),
+        )
+        await sync_to_async(action)()
+        return await asyncio.wait_for(layer.receive(channel), 10)
 
     return async_to_sync(listen)()
 

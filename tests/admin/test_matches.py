@@ -2,10 +2,9 @@ import pytest
 from django.urls import reverse
 
 from games.models import Match, Move
-from games.services import group_name
 from moderation.models import AuditLogEntry
 
-from .conftest import make_deal, make_match, pushed_to
+from .conftest import make_deal, make_match, pushed_to_table
 
 LIST_URL = reverse("admin:games_match_changelist")
 
@@ -97,7 +96,7 @@ def test_abort_asks_for_a_reason_then_aborts_unrated_and_logs(
 
 
 @pytest.mark.django_db
-def test_abort_from_the_admin_is_pushed_to_the_match_group(
+def test_abort_from_the_admin_is_pushed_to_the_tables_sockets(
     admin_client, classic, players, django_capture_on_commit_callbacks
 ):
     match = make_match(classic, players[:2])
@@ -107,7 +106,7 @@ def test_abort_from_the_admin_is_pushed_to_the_match_group(
         with django_capture_on_commit_callbacks(execute=True):
             abort_through_admin(admin_client, match, "Server maintenance")
 
-    message = pushed_to(group_name(match.pk), abort)
+    message = pushed_to_table(match, abort)
     assert message["type"] == "match.changed"
     assert message["match_id"] == match.pk
     assert message["version"] == Match.objects.get(pk=match.pk).version

@@ -4,10 +4,9 @@ from django.template import Context, Template
 from django.urls import reverse
 
 from games.models import ChatMessage
-from games.services import group_name
 from moderation.models import AuditLogEntry, Report
 
-from .conftest import User, make_match, pushed_to
+from .conftest import User, make_match, pushed_to_table
 
 REPORT_URL = reverse("moderation:report")
 REPORTS_URL = reverse("admin:moderation_report_changelist")
@@ -168,7 +167,7 @@ def test_chat_is_searchable_filterable_and_hidden_in_bulk_live(
                 {"action": "hide", "_selected_action": [rude.pk, elsewhere.pk], "index": 0},
             )
 
-    pushed = pushed_to(group_name(table.pk), hide)
+    pushed = pushed_to_table(table, hide)
     rude.refresh_from_db()
     assert rude.is_hidden and rude.hidden_by == moderator
     assert not ChatMessage.objects.get(pk=kind.pk).is_hidden

@@ -26,8 +26,8 @@ def _apply(match_id: int, users, rng: random.Random) -> dict:
     action = rng.choice(Game.from_snapshot(match.state).legal_actions())
     with services.collected_pushes() as pushes:
         services.apply_action(match_id, users[action.seat], str(action), version=match.version)
-    [(_group, message)] = [p for p in pushes if p[1].get("what") == "state"]
-    return message
+    [push] = [p for p in pushes if p.message.get("what") == "state"]
+    return push.message
 
 
 def test_a_push_carries_the_version_and_no_table_state():

@@ -109,7 +109,9 @@ def test_an_older_version_never_replaces_a_newer_one():
             await sock.drain()
         # The push of the version before arrives late (another process's, say).
         late = {"type": "match.changed", "match_id": match.pk, "version": version, "what": "state"}
-        await get_channel_layer().group_send(services.group_name(match.pk), late)
+        await services.Push(late, channels=await db(services.table_channels, match.pk)).send(
+            get_channel_layer()
+        )
         quiet = [await sock.nothing_more() for sock in sockets]
         for sock in sockets:
             await sock.close()

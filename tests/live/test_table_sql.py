@@ -11,8 +11,8 @@ from django.forms.models import model_to_dict
 from django.utils import timezone
 
 from games import services
-from games.models import Match, Move, RuleVariant, Seat
-from games.table_sql import insert, table_rows, update_fields
+from games.models import Match, Move, OpenSocket, RuleVariant, Seat
+from games.table_sql import insert, socket_channels, table_rows, update_fields
 
 from .conftest import make_user
 
@@ -121,3 +121,26 @@ def test_insert_writes_what_create_writes():
         k: v for k, v in _fields(orm).items() if k not in skip
     }
     assert abs(raw.created_at - orm.created_at) < timedelta(seconds=5)
+
+
+def test_socket_channels_are_the_orms_rows():
+    users = [make_user("sa"), make_user("sb")]
+    now = timezone.now()
+    for n, (match_id, server) in enumerate(
+        [(7, "here"), (7, "there"), (8, "here"), (None, "here")]
+    ):
+        OpenSocket.objects.create(
+            channel_name=f"c{n}",
+            user=users[n % 2],
+            match_id=match_id,
+            server=server,
+            renewed_at=now,
+        )
+    for match_id in (7, 8, 9):
+        for server in (None, "here", "there"):
+            rows = OpenSocket.objects.filter(match_id=match_id)
+            if server is not None:
+                rows = rows.filter(server=server)
+            orm = sorted(rows.values_list("channel_name", flat=True))
+            assert sorted(socket_channels(match_id, server)) == orm
+    assert sorted(socket_channels(7)) == ["c0", "c1"]

@@ -1,12 +1,12 @@
-"""When the channel layer loses its state (Redis flushed, groups expired), a move
-still reaches the open sockets: they rejoin their groups on the heartbeat, and at
-once on a ``sync``.
+"""When the channel layer loses its state (Redis flushed, groups expired), pushes
+still reach the open sockets.  A table's sockets join no group: a move is sent to
+each socket's own channel, read from the sockets' rows.  A lobby socket rejoins its
+groups on the heartbeat.
 
 The in-memory layer forgets a group membership after ``group_expiry``; the tests set
-it to a second.  On Redis the first test flushes the layer from outside, as a
-FLUSHDB would; there a membership is the process's subscription, which a flush does
-not touch.  (Flushing the in-memory layer would also drop each socket's own inbox,
-which no real layer does, so there expiry alone stands for the loss.)"""
+it to a second.  On Redis the tests also flush the layer from outside, as a FLUSHDB
+would.  (Flushing the in-memory layer would also drop each socket's own inbox, which
+no real layer does, so there expiry alone stands for the loss.)"""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from games.models import Match
 from tests.live.conftest import Socket
 from tests.sockets import db, in_own_loop, session_cookie
 
-from .helpers import two_player_table
+from .helpers import make_user, two_player_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,15 +64,22 @@ async def open_both(match: Match, users: list) -> list[Socket]:
     return sockets
 
 
-@in_own_loop
-async def test_sockets_rejoin_on_the_heartbeat_after_the_layer_is_flushed() -> None:
-    match, users = await db(two_player_table)
-    sockets = await open_both(match, users)
+async def flush_from_outside() -> None:
+    """What a FLUSHDB does to Redis: from outside, through a layer of its own (flush
+    also closes the connections of the layer it is called on)."""
     if not isinstance(get_channel_layer(), InMemoryChannelLayer):
-        # What a FLUSHDB does: from outside, through a layer of its own (flush also
-        # closes the connections of the layer it is called on).
         await channel_layers.make_backend(DEFAULT_CHANNEL_LAYER).flush()
-    await asyncio.sleep(2.5)  # the memberships expire; the heartbeats renew them
+
+
+@in_own_loop
+async def test_a_move_reaches_the_tables_sockets_after_the_layer_lost_its_state(
+    settings,
+) -> None:
+    settings.GAMES_SOCKET_HEARTBEAT = 3600  # no heartbeat: nothing is joined again
+    match, users = await db(two_player_table)
+    sockets = await open_both(match, users)
+    await flush_from_outside()
+    await asyncio.sleep(1.5)  # every group membership has expired
     version = await db(move, match.pk)
     for sock in sockets:
         await sock.until_version(version)
@@ -81,16 +88,13 @@ async def test_sockets_rejoin_on_the_heartbeat_after_the_layer_is_flushed() -> N
 
 
 @in_own_loop
-async def test_a_sync_rejoins_at_once(settings) -> None:
-    settings.GAMES_SOCKET_HEARTBEAT = 3600  # no heartbeat during this test
-    match, users = await db(two_player_table)
-    sockets = await open_both(match, users)
-    await asyncio.sleep(1.5)  # every membership has expired
-    for sock in sockets:
-        await sock.send({"type": "sync"})
-        await sock.until_version(match.version)
-    version = await db(move, match.pk)
-    for sock in sockets:
-        await sock.until_version(version)
-    for sock in sockets:
-        await sock.close()
+async def test_a_lobby_socket_rejoins_its_groups_on_the_heartbeat() -> None:
+    user = await db(make_user)
+    lobby = Socket("/ws/lobby/", await db(session_cookie, user))
+    assert (await lobby.open())[0]
+    await lobby.drain()
+    await flush_from_outside()
+    await asyncio.sleep(2.5)  # the memberships expire; the heartbeats renew them
+    await db(services.send_push, services.LOBBY_GROUP, {"type": "lobby.changed"})
+    assert 'id="lobby-counts"' in await lobby.until(lambda f: 'id="lobby-counts"' in f)
+    await lobby.close()

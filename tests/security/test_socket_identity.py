@@ -21,7 +21,6 @@ from tests.sockets import ERROR, db, in_own_loop, session_cookie
 from tests.table_fingerprint import table_fingerprint
 
 from .helpers import two_player_table
-from .realsockets import answer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 User = get_user_model()
@@ -186,7 +185,8 @@ def test_a_mute_set_behind_the_admins_back_still_stops_chat(live_server_url):
     async def run():
         sock = TableClient(live_server_url, match.pk, cookie)
         await sock.open()
-        await answer(sock, {"type": "chat", "text": "before"})
+        await sock.send({"type": "chat", "text": "before"})
+        await sock.until(lambda f: "before" in f)
         await db(
             User.objects.filter(pk=users[0].pk).update,
             muted_until=timezone.now() + datetime.timedelta(hours=1),
