@@ -83,10 +83,14 @@ class Push:
         if self.group is not None:
             await layer.group_send(self.group, self.message)
         for channel in self.channels:
+            # One socket's failure must not keep the message from the others (an
+            # account's news closes every socket of a log-out).
             try:
                 await layer.send(channel, self.message)
             except ChannelFull:  # a socket gone without closing; its row goes soon
                 logger.warning("socket %s is full; %s dropped", channel, self.message["type"])
+            except Exception:
+                logger.warning("could not send %s to socket %s", self.message["type"], channel)
 
     def send_now(self) -> None:
         """Send from synchronous code (a view, a worker, the database thread)."""

@@ -69,3 +69,17 @@ def test_only_a_shared_layer_reaches_the_sockets_of_other_processes():
         assert reached == ["specific.here!a"]
     else:
         assert reached == ["specific.here!a", "specific.there!b"]
+
+
+def test_a_socket_that_cannot_be_sent_to_does_not_keep_the_message_from_the_others():
+    async def run() -> dict | None:
+        layer = get_channel_layer()
+        good = await layer.new_channel()
+        listening = asyncio.ensure_future(asyncio.wait_for(layer.receive(good), 2))
+        await asyncio.sleep(0.2)
+        message = {"type": "account.changed"}
+        # A name no layer accepts, as a damaged row would hold, comes first.
+        await services.Push(message, channels=("no such channel!", good)).send(layer)
+        return await listening
+
+    assert async_to_sync(run)() == {"type": "account.changed"}
