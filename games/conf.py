@@ -35,8 +35,9 @@ DEFAULTS: dict[str, Any] = {
     # Open sockets one user may hold: at all, and at one table.
     "GAMES_SOCKETS_PER_USER": 12,
     "GAMES_SOCKETS_PER_TABLE": 4,
-    # Seconds between a socket's heartbeats: it rejoins its groups (a restarted
-    # Redis forgets them).  Its row for the socket caps is renewed on its process's beat.
+    # Seconds between a socket's heartbeats: a lobby socket rejoins its groups (a
+    # restarted Redis forgets them; a table's sockets join none).  Its row for the socket
+    # caps is renewed on its process's beat.
     "GAMES_SOCKET_HEARTBEAT": 20.0,
     # Every this many heartbeats a socket also checks that its user is still signed in
     # and that it is within the caps (the handshake checked both).  The account's news

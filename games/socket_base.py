@@ -63,7 +63,7 @@ class SocketConsumer(AsyncWebsocketConsumer):
 
     Channels' own ``dispatch`` first checks the database connections
     (``aclose_old_connections``) in a thread hop of its own, for every message a
-    consumer receives: a frame, a group push.  Here that hop is left out:
+    consumer receives: a frame, a push.  Here that hop is left out:
     ``database_sync_to_async`` makes the same check in the thread, before and after
     each call, where the connection is used.  With SQLite every hop queues on the
     one database thread, so the left-out hops were three more waits behind other
