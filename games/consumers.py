@@ -17,7 +17,6 @@ suspension, a mute), not on every frame; the services read what they act on
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -42,8 +41,6 @@ from games.socket_guard import (
     signed_in_user,
 )
 from games.throttle import TokenBucket
-
-logger = logging.getLogger(__name__)
 
 
 def _open_viewer(
@@ -198,10 +195,7 @@ class TableConsumer(GuardedSocket):
             function, self.match_id, self.user, *args, **kwargs
         )
         for push in pushes:
-            try:
-                await push.send(self.channel_layer)
-            except Exception:  # A push is best effort: clients resync on the next version.
-                logger.exception("could not push %s", push.message["type"])
+            await push.send(self.channel_layer)
         if refused is not None:
             if function is not services.apply_action:  # apply_action logs its own refusals
                 kind = REFUSAL_KINDS.get(function, function.__name__)

@@ -123,11 +123,9 @@ async def announce_versions_ahead() -> None:
         if entry is None or version <= entry.heard:
             continue
         message = services.match_changed_message(match_id, version)
-        push = services.Push(message, channels=tuple(entry.channels))
-        try:
-            await push.send(layer)
-        except Exception:  # The layer is away: the next tick tries again.
-            logger.warning("could not announce version %s of match %s", version, match_id)
+        # Should the layer be away, the next tick tries again: a version counts as
+        # heard only when a socket receives it.
+        await services.Push(message, channels=tuple(entry.channels)).send(layer)
 
 
 def _ticked() -> None:

@@ -78,10 +78,13 @@ class Push:
     channels: tuple[str, ...] = ()
 
     async def send(self, layer: Any) -> None:
-        """Best effort, as every push: a socket that misses one is set right by the
-        next version, its ticker, or its reconnect."""
+        """Best effort, as every push, so it never raises: a socket that misses one is
+        set right by the next version, its ticker, or its reconnect."""
         if self.group is not None:
-            await layer.group_send(self.group, self.message)
+            try:
+                await layer.group_send(self.group, self.message)
+            except Exception:
+                logger.exception("could not push %s to %s", self.message["type"], self.group)
         for channel in self.channels:
             # One socket's failure must not keep the message from the others (an
             # account's news closes every socket of a log-out).
@@ -99,7 +102,7 @@ class Push:
             return
         try:
             async_to_sync(self.send)(layer)
-        except Exception:  # A push is best effort: clients resync on the next version.
+        except Exception:  # no event loop to send from (``send`` itself never raises)
             logger.exception("could not push %s", self.message["type"])
 
 
