@@ -29,7 +29,7 @@ from games.engine import (
     mask_to_codes,
 )
 
-from .tracker import PublicTracker, replay
+from .public_replay import PublicReplay, replay
 
 # Likelihood factors: how much less likely a card is in a hand after each observation.
 # Trumps are often held back on purpose, so what a player did not do says less of them.
@@ -51,7 +51,7 @@ def _rank(code: str) -> int:
     return RANKS.index(code[0])
 
 
-def _observe(t: PublicTracker, action: Action, trump: str, deck: list[str]) -> _Observation | None:
+def _observe(t: PublicReplay, action: Action, trump: str, deck: list[str]) -> _Observation | None:
     s = action.seat
     kind = action.kind
     cards: dict[str, float] = {}
@@ -63,12 +63,12 @@ def _observe(t: PublicTracker, action: Action, trump: str, deck: list[str]) -> _
                 if len(unbeaten) > 1:
                     f = f ** (1 / len(unbeaten))
                 cards[c] = f
-    elif kind == "done" and len(t.table) < t.cap:
+    elif kind == "done" and t.table_size < t.limit:
         ranks = t.table_ranks
         for c in deck:
             if c[0] in ranks:
                 cards[c] = DONE_TRUMP if c[1] == trump else DONE_PLAIN
-    elif kind == "attack" and t.phase == "lead":
+    elif kind == "attack" and t.leading:
         led = action.cards[0]
         if led[1] == trump:
             for c in deck:
@@ -119,13 +119,13 @@ class Inference:
         deck = _deck(rules.deck_size)
         observations: list[_Observation] = []
 
-        def note(t: PublicTracker, action: Action) -> None:
+        def note(t: PublicReplay, action: Action) -> None:
             if action.seat != knowledge.seat:
                 obs = _observe(t, action, trump_suit, deck)
                 if obs is not None:
                     observations.append(obs)
 
-        tracker = replay(rules, knowledge.first_attacker, knowledge.history, note)
+        replayed = replay(knowledge, note)
         unseen = set(mask_to_codes(knowledge.unseen_mask))
         weights: list[dict[int, float]] = [{} for _ in range(rules.players)]
         for obs in observations:
@@ -133,7 +133,7 @@ class Inference:
             if hidden <= 0:
                 continue
             # The share of the seat's hidden cards drawn since: those are fresh.
-            fresh = min(1.0, (tracker.drawn[obs.seat] - obs.drawn) / hidden)
+            fresh = min(1.0, (replayed.drawn[obs.seat] - obs.drawn) / hidden)
             w = weights[obs.seat]
             for c, f in obs.cards.items():
                 if c in unseen:

@@ -1,9 +1,9 @@
 """Seat rules of a bout, over plain values: who defends, who may throw in, how many cards
 a bout holds, who draws first, and when a bout is over.
 
-They take the variant's ``Config`` and masks rather than a game, so that code which
-follows a game from its public actions alone (the bots' tracker) asks the same rules
-the engine plays by. A set of seats is a mask with bit s for seat s.
+They take the variant's ``Config`` and masks rather than a game: a bout's start, its end
+and the legality checks call them on the hot path with the values at hand. A set of
+seats is a mask with bit s for seat s.
 """
 
 from __future__ import annotations

@@ -7,32 +7,63 @@ import pytest
 from games.bots.fast import decider
 from games.bots.greedy import greedy_move
 from games.bots.inference import Inference
-from games.bots.tracker import PublicTracker
-from games.engine import Game, Rules, card_index
+from games.bots.public_replay import replay
+from games.engine import Drew, Game, Rules, card_index
 
 from .conftest import VARIANTS
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_tracker_follows_the_engine_through_random_games(variant):
+def test_public_replay_follows_the_game_through_random_games(variant):
+    """Replayed from one seat's knowledge, every state before an action has the real
+    game's public facts, and the seats drew what they really drew."""
     rules = VARIANTS[variant]
     for seed in range(3):
         game = Game.new(rules, seed)
         rng = random.Random(seed)
-        tracker = PublicTracker(rules, game.first_attacker)
+        states = []
+        drawn = [0] * rules.players
         while not game.is_over:
+            states.append((game.table(), game.bout_limit, game.phase, list(drawn)))
             acts = game.legal_actions()
-            action = acts[rng.randrange(len(acts))]
-            game.apply(action)
-            tracker.step(action)
-            if game.is_over:
-                break
-            assert tracker.counts == game.hand_counts()
-            assert tracker.talon == game.talon_count
-            assert tracker.table == game.table()
-            assert (tracker.att, tracker.dfn) == (game.attacker, game.defender)
-            assert tracker.cap == game.bout_limit
-            assert tracker.elig == set(game.attackers)
+            for event in game.apply(acts[rng.randrange(len(acts))]):
+                if isinstance(event, Drew):
+                    drawn[event.seat] += event.count
+        seen = []
+
+        def before(replayed, action, seen=seen):
+            game = replayed.game
+            seen.append((game.table(), game.bout_limit, game.phase, list(replayed.drawn)))
+
+        # Any seat's knowledge would do: the replay reads only the public history.
+        knowledge = game.knowledge(seed % rules.players)
+        replayed = replay(knowledge, before)
+        assert seen == states
+        assert replayed.drawn == drawn
+        assert replayed.game.result == game.result
+
+
+def test_public_replay_stops_where_a_history_leaves_the_deal():
+    """A made-up position's history need not fit a deal: here the first bout of a deal
+    would hold five cards, and the position's bout takes a sixth. The replay follows the history up to there and
+    stops instead of failing."""
+    rules = Rules(players=2, first_bout_limit=5)
+    game = Game.from_position(rules, ["6C 6D 6H 6S 7H 7S", "7C 7D 8H 8S AH AS"], "AD")
+    history = [
+        "0 attack 6C 6D 6H 6S",
+        "1 defend 6C 7C",
+        "1 defend 6D 7D",
+        "1 defend 6H 8H",
+        "1 defend 6S 8S",
+        "0 attack 7H",
+        "1 defend 7H AH",
+        "0 attack 7S",
+    ]
+    for action in history:
+        game.apply(action)
+    replayed = replay(game.knowledge(1))
+    # The fifth card ended the deal's first bout, so the sixth attack is out of turn there.
+    assert [str(a) for a in replayed.game.history] == history[:-1]
 
 
 def _played(rules: Rules, seed: int, moves: int) -> Game:
