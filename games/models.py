@@ -16,7 +16,7 @@ from django.db import models
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.rules import Rules
+from games.engine import Rules
 
 RULE_FIELDS = (
     "deck_size",

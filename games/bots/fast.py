@@ -11,9 +11,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.engine import Action, Game
-from games.engine.actions import K_TAKE, defend_action, simple_action
-from games.engine.cards import BEATERS, BIT, DECK_MASK, RANK_MASK, SUIT_MASK
+from games.engine import (
+    BEATERS,
+    BIT,
+    DECK_MASK,
+    RANK_MASK,
+    SUIT_MASK,
+    Action,
+    Game,
+    defend_action,
+    take_action,
+)
 
 Policy = Callable[[Game, int, list[Action], random.Random], Action]
 
@@ -195,7 +203,7 @@ def _defend(g: Game, seat: int, acts: list[Action]) -> Action:
     beat = BEATERS[ts]
     # A defender with more than one action faces unbeaten cards, so may always take;
     # transfers and shows exist only in perevodnoy, so only there is the list searched.
-    take = simple_action(seat, K_TAKE)
+    take = take_action(seat)
     transfers = []
     if g.rules.mode == "perevodnoy":
         transfers = [a for a in acts if a.kind in ("transfer", "show")]

@@ -10,10 +10,15 @@ Quick start::
     print(game.result)
 """
 
-from .actions import KINDS, Action, IllegalAction
+from .actions import KINDS, Action, IllegalAction, defend_action, take_action
 from .cards import (
+    BEATERS,
+    BIT,
     CODES,
+    DECK_MASK,
+    RANK_MASK,
     RANKS,
+    SUIT_MASK,
     SUITS,
     beats,
     card_code,
@@ -52,15 +57,20 @@ from .state import GameState
 from .turns import ROLES, Turn
 
 __all__ = [
+    "BEATERS",
+    "BIT",
     "CODES",
+    "DECK_MASK",
     "EVENT_TYPES",
     "KINDS",
     "PHASES",
     "RANKS",
+    "RANK_MASK",
     "RECORD_FORMAT",
     "ROLES",
     "SNAPSHOT_FORMAT",
     "SUITS",
+    "SUIT_MASK",
     "Action",
     "Attacked",
     "BoutBeaten",
@@ -91,5 +101,7 @@ __all__ = [
     "card_index",
     "codes_to_mask",
     "deck_codes",
+    "defend_action",
     "mask_to_codes",
+    "take_action",
 ]

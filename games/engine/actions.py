@@ -257,6 +257,7 @@ def transfer_action(seat: int, mask: int) -> Action:
 
 
 def defend_action(seat: int, attack: int, card: int) -> Action:
+    """The shared Action of ``seat`` beating card index ``attack`` with card index ``card``."""
     key = (attack << 6 | card) << 3 | seat
     a = _DEFEND.get(key)
     if a is None:
@@ -278,6 +279,11 @@ def simple_action(seat: int, k: int) -> Action:
     if a is None:
         a = _SIMPLE[key] = _make(seat, k, ())
     return a
+
+
+def take_action(seat: int) -> Action:
+    """The shared Action of ``seat`` taking the table."""
+    return simple_action(seat, K_TAKE)
 
 
 def _bits(mask: int) -> tuple[int, ...]:

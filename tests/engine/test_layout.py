@@ -128,3 +128,23 @@ def test_the_engine_imports_no_django() -> None:
                 assert not any(a.name.split(".")[0] == "django" for a in node.names), name
             elif isinstance(node, ast.ImportFrom) and node.module:
                 assert node.module.split(".")[0] != "django", name
+
+
+def test_other_packages_use_only_the_engines_public_names() -> None:
+    """Outside the engine (and its tests) code imports ``games.engine`` itself, never one
+    of its modules: what the package exports is the interface."""
+    root = ENGINE.parent.parent
+    reaching_in = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
+        if rel.parts[0] in (".venv", "tests") or path.is_relative_to(ENGINE):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            reaching_in += [f"{rel}: {n}" for n in names if n.startswith(PACKAGE + ".")]
+    assert reaching_in == []
