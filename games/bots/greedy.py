@@ -33,7 +33,7 @@ def greedy_move(game: Game, seat: int, acts: list[Action], rng: random.Random) -
     for a in acts:
         kinds.setdefault(a.kind, []).append(a)
     table = game.table()
-    if seat == game.defender and game.unbeaten_cards:
+    if seat == game.defender and any(defence is None for _, defence in table):
         return _defend(game, seat, table, kinds, trump) or acts[0]
     singles = [a for a in kinds.get("attack", []) if len(a.cards) == 1]
     if not table:
