@@ -80,25 +80,40 @@ def wilson(k: int, n: int) -> tuple[float, float, float]:
 
 
 def report(out_dir: Path) -> str:
+    """A line per tree over all its games, then, if the trees played different numbers
+    of deals, a line per tree over the deals every tree played."""
+    rows = {
+        path.stem: [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        for path in sorted(out_dir.glob("*.jsonl"))
+    }
     lines = [
-        "| tree | hard wins, of decided (95% CI) | games | decided | hard CPU ms a move, mean / p99 |",
-        "| --- | --- | ---: | ---: | --- |",
+        "| tree | deals | hard wins, of decided (95% CI) | games | decided "
+        "| hard CPU ms a move, mean / p99 |",
+        "| --- | --- | --- | ---: | ---: | --- |",
     ]
-    for path in sorted(out_dir.glob("*.jsonl")):
-        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-        decided = [r for r in rows if r["fool"] is not None]
-        if not decided:
-            continue
-        won = sum(r["fool"] != r["hard"] for r in decided)
-        p, lo, hi = wilson(won, len(decided))
-        cpu = sorted(c for r in rows for c in r["cpu"])
-        mean = 1000 * sum(cpu) / len(cpu)
-        p99 = 1000 * cpu[min(len(cpu) - 1, math.ceil(0.99 * len(cpu)) - 1)]
-        lines.append(
-            f"| {path.stem} | {100 * p:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}) | {len(rows)} "
-            f"| {len(decided)} | {mean:.1f} / {p99:.1f} |"
-        )
+    for name, tree_rows in rows.items():
+        lines.append(_line(name, tree_rows))
+    shared = set.intersection(*({r["deal"] for r in rs} for rs in rows.values())) if rows else set()
+    if any({r["deal"] for r in rs} != shared for rs in rows.values()):
+        for name, tree_rows in rows.items():
+            lines.append(_line(name, [r for r in tree_rows if r["deal"] in shared]))
     return "\n".join(lines)
+
+
+def _line(name: str, rows: list[dict]) -> str:
+    decided = [r for r in rows if r["fool"] is not None]
+    if not decided:
+        return f"| {name} | - | no decided games | {len(rows)} | 0 | - |"
+    deals = sorted({r["deal"] for r in rows})
+    won = sum(r["fool"] != r["hard"] for r in decided)
+    p, lo, hi = wilson(won, len(decided))
+    cpu = sorted(c for r in rows for c in r["cpu"])
+    mean = 1000 * sum(cpu) / len(cpu)
+    p99 = 1000 * cpu[min(len(cpu) - 1, math.ceil(0.99 * len(cpu)) - 1)]
+    return (
+        f"| {name} | {deals[0]}-{deals[-1]} | {100 * p:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}) "
+        f"| {len(rows)} | {len(decided)} | {mean:.1f} / {p99:.1f} |"
+    )
 
 
 def main() -> None:
