@@ -15,13 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games.engine import (
-    RANKS,
     Action,
     Drew,
     Game,
     IllegalAction,
     Knowledge,
-    Rules,
     deck_codes,
 )
 
@@ -74,7 +72,7 @@ def replay(
     it agrees with one.
     """
     history = list(knowledge.history)
-    deck = _deck_for(knowledge.rules, knowledge, history)
+    deck = _deck_for(knowledge, history)
     out = PublicReplay(_deal(knowledge, deck))
     for action in history:
         if out.game.is_over:
@@ -97,7 +95,7 @@ def _deal(knowledge: Knowledge, deck: list[str]) -> Game:
     )
 
 
-def _deck_for(rules: Rules, knowledge: Knowledge, history: list[Action]) -> list[str]:
+def _deck_for(knowledge: Knowledge, history: list[Action]) -> list[str]:
     """A deck order on which the whole history is legal, made from public facts only.
 
     Start from any order with the face-up trump in its place; whenever an action needs a
@@ -105,7 +103,7 @@ def _deck_for(rules: Rules, knowledge: Knowledge, history: list[Action]) -> list
     no action has named yet, and replay again. Neither card was named before, so the
     actions before stay legal and each replay gets past one more action.
     """
-    deck = deck_codes(rules.deck_size)
+    deck = deck_codes(knowledge.rules.deck_size)
     face_up = deck.index(_deal(knowledge, deck).trump)
     trump = deck.index(_first_face_up(knowledge, history))
     deck[face_up], deck[trump] = deck[trump], deck[face_up]
@@ -138,33 +136,42 @@ def _deck_for(rules: Rules, knowledge: Knowledge, history: list[Action]) -> list
 
 def _needed(game: Game, action: Action) -> list[str]:
     """The cards ``action`` takes from its seat's hand."""
-    if action.kind == "defend":
-        return [action.cards[1]]
     if action.kind == "swap":
         return ["6" + game.trump_suit]
-    return list(action.cards)
+    return _needed_cards(action)
+
+
+def _needed_cards(action: Action) -> list[str]:
+    """The cards ``action`` names from its seat's hand (a defence names the attack card
+    too, which was the attacker's)."""
+    return [action.cards[1]] if action.kind == "defend" else list(action.cards)
 
 
 def _first_face_up(knowledge: Knowledge, history: list[Action]) -> str:
     """The face-up trump of the deal, or one that plays the same.
 
     After a trump-six swap the six lies face up and the card it replaced went to the
-    swapper's hand. Which card that was shows only while it stays in the hand, so any
-    trump stands in for it that no action names except the swapper's after the swap.
+    swapper's hand, which shows publicly only as the swapper's own plays. So the stand-in
+    is a trump that only the swapper plays, and only after the swap: the one it plays
+    first, since the card it got was in its hand from the swap on; if it has played
+    none, one nobody has played.
     """
     swaps = [i for i, a in enumerate(history) if a.kind == "swap"]
     if not swaps:
         return knowledge.trump
-    swapper = history[swaps[0]].seat
-    suit = knowledge.trump[1]
-    for rank in reversed(RANKS):
-        card = rank + suit
-        if card == knowledge.trump:
-            continue
-        if all(
-            a.seat == swapper and i > swaps[0]
-            for i, a in enumerate(history)
-            if card in a.cards and not (a.kind == "defend" and a.cards[0] == card)
-        ):
-            return card
-    return knowledge.trump
+    swap = swaps[0]
+    swapper = history[swap].seat
+    first_play: dict[str, int] = {}
+    for i, a in enumerate(history):
+        for card in _needed_cards(a):
+            first_play.setdefault(card, i if a.seat == swapper and i > swap else -1)
+            if a.seat != swapper or i < swap:
+                first_play[card] = -1
+    trumps = [c for c in deck_codes(knowledge.rules.deck_size) if c[1] == knowledge.trump[1]]
+    unplayed = len(history)
+    candidates = [
+        (first_play.get(c, unplayed), c)
+        for c in trumps
+        if c != knowledge.trump and first_play.get(c, unplayed) >= 0
+    ]
+    return min(candidates)[1] if candidates else knowledge.trump
