@@ -151,22 +151,22 @@ def _first_face_up(knowledge: Knowledge, history: list[Action]) -> str:
     """The face-up trump of the deal, or one that plays the same.
 
     After a trump-six swap the six lies face up and the card it replaced went to the
-    swapper's hand, which shows publicly only as the swapper's own plays. So the stand-in
-    is a trump that only the swapper plays, and only after the swap: the one it plays
-    first, since the card it got was in its hand from the swap on; if it has played
-    none, one nobody has played.
+    swapper's hand, which shows publicly only when the swapper plays it. So the stand-in
+    is a trump first played by the swapper after the swap: the earliest such, since the
+    card it got was in its hand from the swap on; if there is none, one nobody played.
     """
     swaps = [i for i, a in enumerate(history) if a.kind == "swap"]
     if not swaps:
         return knowledge.trump
     swap = swaps[0]
     swapper = history[swap].seat
+    # The first play of each card, or -1 if another seat played it first or it was
+    # played before the swap. Later plays do not count: a card can be taken and played
+    # by the taker.
     first_play: dict[str, int] = {}
     for i, a in enumerate(history):
         for card in _needed_cards(a):
             first_play.setdefault(card, i if a.seat == swapper and i > swap else -1)
-            if a.seat != swapper or i < swap:
-                first_play[card] = -1
     trumps = [c for c in deck_codes(knowledge.rules.deck_size) if c[1] == knowledge.trump[1]]
     unplayed = len(history)
     candidates = [

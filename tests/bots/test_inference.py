@@ -43,6 +43,28 @@ def test_public_replay_follows_the_game_through_random_games(variant):
         assert replayed.game.result == game.result
 
 
+def test_public_replay_follows_games_with_a_trump_six_swap():
+    """After a swap the six lies face up and the card it replaced is hidden in the
+    swapper's hand until played, possibly after other trumps, and it may be taken and
+    played by another seat. The replay still follows every action of such games."""
+    rules = Rules(players=2, trump_six_swap=True)
+    swapped = 0
+    for seed in range(60):
+        game = Game.new(rules, seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            acts = game.legal_actions()
+            game.apply(acts[rng.randrange(len(acts))])
+        if not any(a.kind == "swap" for a in game.history):
+            continue
+        swapped += 1
+        for seat in (0, 1):
+            replayed = replay(game.knowledge(seat))
+            assert replayed.game.history == game.history, (seed, seat)
+            assert replayed.game.result == game.result
+    assert swapped >= 10
+
+
 def test_public_replay_stops_where_a_history_leaves_the_deal():
     """A made-up position's history need not fit a deal: here the first bout of a deal
     would hold five cards, and the position's bout takes a sixth. The replay follows the history up to there and
