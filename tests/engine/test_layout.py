@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import games.engine
+from tests.imports import absolute_imports
 
 ENGINE = Path(games.engine.__file__).parent
 PACKAGE = "games.engine"
@@ -139,12 +140,6 @@ def test_other_packages_use_only_the_engines_public_names() -> None:
         rel = path.relative_to(root)
         if rel.parts[0] in (".venv", "tests") or path.is_relative_to(ENGINE):
             continue
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            else:
-                continue
-            reaching_in += [f"{rel}: {n}" for n in names if n.startswith(PACKAGE + ".")]
+        names = absolute_imports(path)
+        reaching_in += [f"{rel}: {n}" for n in names if n.startswith(PACKAGE + ".")]
     assert reaching_in == []

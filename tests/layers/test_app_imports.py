@@ -9,9 +9,10 @@ every app), which routes it.
 
 from __future__ import annotations
 
-import ast
 from collections import defaultdict
 from pathlib import Path
+
+from tests.imports import absolute_imports
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,16 +33,7 @@ LAYERS = [
 
 def imported_apps(path: Path) -> set[str]:
     """The project apps ``path`` imports, at any depth of its code."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [node.module]
-        else:
-            continue
-        found.update(name.split(".")[0] for name in names if name.split(".")[0] in LAYERS)
-    return found
+    return {name.split(".")[0] for name in absolute_imports(path)} & set(LAYERS)
 
 
 def app_imports() -> list[tuple[str, str, str]]:
