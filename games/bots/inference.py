@@ -54,21 +54,22 @@ def _rank(code: str) -> int:
 def _observe(t: PublicReplay, action: Action, trump: str, deck: list[str]) -> _Observation | None:
     s = action.seat
     kind = action.kind
+    game = t.game
     cards: dict[str, float] = {}
     if kind == "take":
-        unbeaten = t.unbeaten
+        unbeaten = game.unbeaten_cards
         for c in deck:
             if any(beats(c, u, trump) for u in unbeaten):
                 f = TOOK_TRUMP if c[1] == trump else TOOK_PLAIN
                 if len(unbeaten) > 1:
                     f = f ** (1 / len(unbeaten))
                 cards[c] = f
-    elif kind == "done" and t.table_size < t.limit:
-        ranks = t.table_ranks
+    elif kind == "done" and game.attack_cards_on_table < game.bout_limit:
+        ranks = {c[0] for pair in game.table() for c in pair if c is not None}
         for c in deck:
             if c[0] in ranks:
                 cards[c] = DONE_TRUMP if c[1] == trump else DONE_PLAIN
-    elif kind == "attack" and t.leading:
+    elif kind == "attack" and game.phase == "attack":
         led = action.cards[0]
         if led[1] == trump:
             for c in deck:

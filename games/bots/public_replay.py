@@ -29,33 +29,12 @@ _NOT_HELD = frozenset({"not_held", "not_six_holder"})
 
 
 class PublicReplay:
-    """The replayed game, and how many cards each seat drew from the talon after the deal."""
+    """The replayed game (read through its public API), and how many cards each seat drew
+    from the talon after the deal."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.drawn = [0] * game.players
-
-    @property
-    def leading(self) -> bool:
-        """The table is empty and the attacker is to lead."""
-        return self.game.phase == "attack"
-
-    @property
-    def unbeaten(self) -> list[str]:
-        return self.game.unbeaten_cards
-
-    @property
-    def table_size(self) -> int:
-        """Attack cards on the table."""
-        return self.game.attack_cards_on_table
-
-    @property
-    def limit(self) -> int:
-        return self.game.bout_limit
-
-    @property
-    def table_ranks(self) -> set[str]:
-        return {c[0] for pair in self.game.table() for c in pair if c is not None}
 
     def step(self, action: Action) -> None:
         for event in self.game.apply(action):
@@ -118,10 +97,10 @@ def _deck_for(knowledge: Knowledge, history: list[Action]) -> list[str]:
             except IllegalAction as refusal:
                 if refusal.code not in _NOT_HELD:
                     return deck
-                seat = action.seat
+                hand = game.hand(action.seat)
                 needed = _needed(game, action)
-                spare = [c for c in game.hand(seat) if c not in named and c not in needed]
-                missing = [c for c in needed if c not in game.hand(seat)]
+                spare = [c for c in hand if c not in named and c not in needed]
+                missing = [c for c in needed if c not in hand]
                 if not missing or len(spare) < len(missing):
                     return deck
                 for card, other in zip(missing, spare, strict=False):
