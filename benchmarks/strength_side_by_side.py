@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import math
 import random
 import subprocess
 import sys
@@ -70,15 +69,6 @@ def child(tree: str, first: int, deals: int, playouts: int, out: str) -> None:
                 f.flush()
 
 
-def wilson(k: int, n: int) -> tuple[float, float, float]:
-    z = 1.96
-    p = k / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return p, mid - half, mid + half
-
-
 def report(out_dir: Path) -> str:
     """A line per tree over all its games, then, if the trees played different numbers
     of deals, a line per tree over the deals every tree played."""
@@ -106,13 +96,17 @@ def _line(name: str, rows: list[dict]) -> str:
         return f"| {name} | - | no decided games | {len(rows)} | 0 | - |"
     deals = sorted({r["deal"] for r in rows})
     won = sum(r["fool"] != r["hard"] for r in decided)
+    # Imported here, not at the top: a child must import ``games`` from its own tree,
+    # and bot_tournament imports this tree's.
+    from bot_tournament import p99, wilson
+
     p, lo, hi = wilson(won, len(decided))
-    cpu = sorted(c for r in rows for c in r["cpu"])
+    cpu = [c for r in rows for c in r["cpu"]]
     mean = 1000 * sum(cpu) / len(cpu)
-    p99 = 1000 * cpu[min(len(cpu) - 1, math.ceil(0.99 * len(cpu)) - 1)]
+    slow = 1000 * p99(cpu)
     return (
         f"| {name} | {deals[0]}-{deals[-1]} | {100 * p:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}) "
-        f"| {len(rows)} | {len(decided)} | {mean:.1f} / {p99:.1f} |"
+        f"| {len(rows)} | {len(decided)} | {mean:.1f} / {slow:.1f} |"
     )
 
 
