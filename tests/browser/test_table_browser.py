@@ -89,8 +89,6 @@ NEWER_VERSION_OR_ERROR = """(before) =>
   parseInt(document.getElementById("table-version").dataset.version) > before
   || document.querySelector("#table-error.visible") !== null"""
 PAGE_WIDTH = "() => document.documentElement.scrollWidth"
-SECOND_CLICK = """(card) => document.querySelector(`#table-hand .hand-card[data-card="${card}"]`)
-  .dispatchEvent(new MouseEvent("click", { bubbles: true, detail: 2 }))"""
 
 FOCUS_ON_RESIGN = (
     "() => Boolean(document.activeElement && document.activeElement.closest('.control-resign'))"
@@ -218,7 +216,11 @@ def test_a_whole_game_against_a_bot(lang, browser, live_server_url):
     ).first.get_attribute("data-card")
     # A second click on its own (as when the answer to the first came in between and the
     # page changed under the pointer) sends nothing.
-    me.page.evaluate(SECOND_CLICK, card)
+    # Dispatched through a locator, which waits for the card: a push that re-renders the
+    # hand in between (under load, once) left a plain querySelector with nothing.
+    me.page.locator(f'#table-hand .hand-card[data-card="{card}"]').dispatch_event(
+        "click", {"bubbles": True, "detail": 2}
+    )
     me.page.wait_for_timeout(300)
     assert Move.objects.filter(match=match, source="player").count() == sent
     if me.motion:
