@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
+from typing import Protocol
 
 from games.engine import Action, Game, Knowledge
 
@@ -40,6 +42,12 @@ RACE_MIN_DEALS = 16
 RACE_Z = 2.5
 
 
+class Sampler(Protocol):
+    """Deals full games that agree with a seat's knowledge."""
+
+    def deal(self, rng: random.Random) -> Game: ...
+
+
 def score(game: Game, seat: int) -> float:
     """1 when ``seat`` is not the fool, 0 when it is, 0.5 for a draw (nobody the fool).
 
@@ -57,8 +65,11 @@ def evaluate(
     rng: random.Random,
     budget: Budget,
     start: float | None = None,
+    sampler: Sampler | None = None,
 ) -> tuple[list[int], list[float], list[int]]:
     """Playouts, total rewards and rounds survived per action.
+
+    The deals come from ``sampler`` (by default ``Inference.of(knowledge)``).
 
     A reward is ``score`` of the played-out game. ``budget.iterations`` counts playouts
     of a deal's first move (the plan when only seconds are given is
@@ -80,7 +91,7 @@ def evaluate(
     visits = [0] * k
     total = [0.0] * k
     survived = [0] * k
-    inference = Inference.of(knowledge)
+    sampler = sampler or Inference.of(knowledge)
     policy = fast.medium_move
     # The policy draws nothing from ``rng``, so a playout's outcome is fixed by its deal
     # and action: a deal sampled again (common once few cards are hidden, when a move
@@ -93,7 +104,7 @@ def evaluate(
         n = 0
         width = len(alive)
         while True:
-            deal = inference.deal(rng)
+            deal = sampler.deal(rng)
             key = deal.position_key()
             steps = 0
             rewards = {}
@@ -181,7 +192,15 @@ class Race:
 
 
 class HardBot:
+    """``samplers`` makes the dealer of a move's sampled games from the seat's knowledge.
+    The default deals by ``Inference``; a benchmark may deal otherwise, for instance from
+    the real game, to see what knowing the hidden cards would be worth.
+    """
+
     level = "hard"
+
+    def __init__(self, samplers: Callable[[Knowledge], Sampler] = Inference.of) -> None:
+        self.samplers = samplers
 
     def choose_action(
         self, knowledge: Knowledge, rng: random.Random, budget: Budget | None = None
@@ -202,7 +221,9 @@ class HardBot:
         # The policy's move first: under time pressure it is the one surely kept.
         first = fast.medium_move(g, seat, acts, rng)
         acts = [first] + [a for a in acts if a != first]
-        visits, total, survived = evaluate(knowledge, acts, rng, budget, start=start)
+        visits, total, survived = evaluate(
+            knowledge, acts, rng, budget, start=start, sampler=self.samplers(knowledge)
+        )
         best = max(
             range(len(acts)),
             key=lambda j: (survived[j], total[j] / visits[j] if visits[j] else 0.0, -j),

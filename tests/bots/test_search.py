@@ -106,3 +106,46 @@ def test_the_same_seed_gives_the_same_move():
         bot = search.HardBot()
         first = bot.choose_action(knowledge, random.Random(seed), budget)
         assert bot.choose_action(knowledge, random.Random(seed), budget) == first
+
+
+class _OneDeal:
+    """Deals the same full game every time."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.dealt = 0
+
+    def deal(self, rng: random.Random) -> Game:
+        self.dealt += 1
+        return self.game.copy()
+
+
+def test_the_bot_plays_out_the_deals_of_its_sampler():
+    # A sampler that always deals the real game: every playout of an action ends alike,
+    # and the bot's move is one that wins that game whenever one does.
+    checked = 0
+    for seed in range(30):
+        game = Game.new(Rules(players=2), seed)
+        knowledge, acts = _decision(game, random.Random(0), 18)
+        if knowledge is None:
+            continue
+        sampler = _OneDeal(game)
+        visits, total, _ = evaluate(
+            knowledge, acts, random.Random(1), Budget(iterations=40), sampler=sampler
+        )
+        assert sampler.dealt > 0
+        assert all(t / v in (0.0, 0.5, 1.0) for t, v in zip(total, visits, strict=True) if v)
+        bot = search.HardBot(samplers=lambda k, game=game: _OneDeal(game))
+        move = bot.choose_action(knowledge, random.Random(1), Budget(iterations=40))
+        best = max(search.score(_after(game, a), knowledge.seat) for a in acts)
+        assert search.score(_after(game, move), knowledge.seat) == best
+        checked += 1
+    assert checked >= 10
+
+
+def _after(game: Game, action) -> Game:
+    """``game`` after ``action``, played out by ``medium`` for both seats."""
+    played = game.copy()
+    played.apply(action)
+    fast.playout(played, fast.medium_move, random.Random(0))
+    return played
