@@ -25,10 +25,9 @@ from games.engine import (
 
 Policy = Callable[[Game, int, list[Action], random.Random], Action]
 
-RANK_T, RANK_J, RANK_Q = 8, 9, 10
-# Every queen, king and ace; every card above a ten.
+RANK_T, RANK_Q = 8, 10
+# Every queen, king and ace.
 QUEEN_OR_HIGHER = sum(RANK_MASK[r] for r in range(RANK_Q, 13))
-ABOVE_TEN = sum(RANK_MASK[r] for r in range(RANK_T + 1, 13))
 TRUMP_THROW_TALON = 4
 
 
@@ -244,15 +243,10 @@ def _defend(g: Game, seat: int, acts: list[Action]) -> Action:
         and (used_trumps or high_used)
     ):
         return cheap_transfer
-    if talon > 0 and used_trumps:
-        attack_plain = g.table_mask & ~trumps
-        all_low = not attack_plain & ABOVE_TEN
-        n_table = g.table_mask.bit_count()
-        if talon >= 8 and n_table <= 2 and all_low and hand.bit_count() <= 6:
-            return take
-        high_trump = used_trumps & QUEEN_OR_HIGHER
-        if high_trump and talon >= 6 and n_table <= 3:
-            return take
+    # A queen or higher trump is worth more than taking a few cards while the talon is
+    # long. (Taking low cards to save any trump was tried too, and lost more games.)
+    if talon >= 6 and used_trumps & QUEEN_OR_HIGHER and g.table_mask.bit_count() <= 3:
+        return take
     a, b = plan[0]
     return defend_action(seat, a, b)
 
