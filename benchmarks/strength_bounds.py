@@ -47,18 +47,11 @@ from games.engine import Game, Knowledge, Rules  # noqa: E402
 SAMPLERS = ("uniform", "inference", "hand", "deal")
 
 
-class _Uniform:
+class _AtRandom:
+    """Deals every card ``knowledge`` does not place at random."""
+
     def __init__(self, knowledge: Knowledge) -> None:
         self.knowledge = knowledge
-
-    def deal(self, rng: random.Random) -> Game:
-        return self.knowledge.determinize(rng)
-
-
-class _RealHands:
-    def __init__(self, knowledge: Knowledge, real: Game) -> None:
-        hands = tuple(real.hand_mask(s) for s in range(real.players))
-        self.knowledge = dataclasses.replace(knowledge, known=hands)
 
     def deal(self, rng: random.Random) -> Game:
         return self.knowledge.determinize(rng)
@@ -74,11 +67,13 @@ class _RealDeal:
 
 def sampler_for(name: str, real: Game, knowledge: Knowledge) -> Sampler:
     if name == "uniform":
-        return _Uniform(knowledge)
+        return _AtRandom(knowledge)
     if name == "inference":
         return Inference.of(knowledge)
     if name == "hand":
-        return _RealHands(knowledge, real)
+        # Every hand known: only the talon is left to deal at random.
+        hands = tuple(real.hand_mask(s) for s in range(real.players))
+        return _AtRandom(dataclasses.replace(knowledge, known=hands))
     return _RealDeal(real)
 
 
