@@ -10,9 +10,9 @@ project never depends on it)::
 Every round runs one child process per engine and tree, one after another, each playing
 whole random games for ``--seconds`` of CPU time:
 
-* this engine (and the ``--old`` tree's): ``Game.new(Rules(), rng)``, then
-  ``legal_actions()`` and ``apply`` of ``acts[int(rng.random() * len(acts))]`` until
-  ``is_over``;
+* this engine (and the ``--old`` tree's), as ``engine_speed.py`` plays random games:
+  ``Game.new(Rules(), rng)``, then ``legal_actions()`` and ``apply`` of
+  ``acts[int(rng.random() * len(acts))]`` until ``is_over``;
 * durakgame, driven two ways: ``kickoff``, its own game loop (which builds the state
   its players are shown before every move), and ``direct``, its cheapest loop
   (``generateOptions`` and ``process`` only). Both players choose
@@ -39,27 +39,10 @@ LOOPS = ("kickoff", "direct")
 
 
 def ours(seconds: float, seed: int) -> dict[str, float]:
-    from games.engine import Game, Rules
+    """The random games of ``engine_speed.py``, on the engine first on ``sys.path``."""
+    from engine_speed import child as engine_child
 
-    rules = Rules()
-    rng = random.Random(seed)
-    rnd = rng.random
-    games = actions = 0
-    start = time.process_time()
-    deadline = start + seconds
-    while True:
-        g = Game.new(rules, rng)
-        legal = g.legal_actions
-        apply = g.apply
-        while not g.is_over:
-            acts = legal()
-            apply(acts[int(rnd() * len(acts))])
-            actions += 1
-        games += 1
-        if games % 8 == 0 and time.process_time() > deadline:
-            break
-    cpu = time.process_time() - start
-    return {"games/s": games / cpu, "actions/game": actions / games}
+    return engine_child("random 2p 36 podkidnoy", seconds, seed, {})
 
 
 def durakgame(loop: str, seconds: float, seed: int) -> dict[str, float]:
