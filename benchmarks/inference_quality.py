@@ -30,25 +30,16 @@ from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from strength_bounds import AtRandom  # noqa: E402
+
 from games.bots import fast  # noqa: E402
 from games.bots.greedy import greedy_move  # noqa: E402
 from games.bots.inference import Inference  # noqa: E402
 from games.bots.search import Sampler  # noqa: E402
 from games.engine import SUIT_MASK, SUITS, Game, Knowledge, Rules  # noqa: E402
 
-
-class Uniform:
-    """Deals every card ``knowledge`` does not place at random."""
-
-    def __init__(self, knowledge: Knowledge) -> None:
-        self.knowledge = knowledge
-
-    def deal(self, rng: random.Random) -> Game:
-        return self.knowledge.determinize(rng)
-
-
 DEALERS: dict[str, Callable[[Knowledge], Sampler]] = {
-    "uniform": Uniform,
+    "uniform": AtRandom,
     "inference": Inference.of,
 }
 

@@ -47,7 +47,7 @@ from games.engine import Game, Knowledge, Rules  # noqa: E402
 SAMPLERS = ("uniform", "inference", "hand", "deal")
 
 
-class _AtRandom:
+class AtRandom:
     """Deals every card ``knowledge`` does not place at random."""
 
     def __init__(self, knowledge: Knowledge) -> None:
@@ -67,13 +67,13 @@ class _RealDeal:
 
 def sampler_for(name: str, real: Game, knowledge: Knowledge) -> Sampler:
     if name == "uniform":
-        return _AtRandom(knowledge)
+        return AtRandom(knowledge)
     if name == "inference":
         return Inference.of(knowledge)
     if name == "hand":
         # Every hand known: only the talon is left to deal at random.
         hands = tuple(real.hand_mask(s) for s in range(real.players))
-        return _AtRandom(dataclasses.replace(knowledge, known=hands))
+        return AtRandom(dataclasses.replace(knowledge, known=hands))
     return _RealDeal(real)
 
 
