@@ -5,6 +5,9 @@ from __future__ import annotations
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+# The cards in the player's hand that it may lead or throw in now.
+LEAD_CARDS = '#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])'
+
 
 def click_a_legal_move(page: Page, *, double_click_lead: bool = False) -> bool:
     """Click one legal move: beat if a card can, else done, take, or lead.
@@ -16,7 +19,7 @@ def click_a_legal_move(page: Page, *, double_click_lead: bool = False) -> bool:
     beaters = page.locator(
         '#table-hand .hand-card:not([disabled])[data-beats]:not([data-beats=""])'
     )
-    leads = page.locator('#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])')
+    leads = page.locator(LEAD_CARDS)
     try:
         if beaters.count():
             beaters.first.click(timeout=2000)

@@ -17,7 +17,7 @@ from django.test import Client
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.models import Match, Move, RuleVariant
-from tests.browser.moves import click_a_legal_move
+from tests.browser.moves import LEAD_CARDS, click_a_legal_move
 
 # Bots that answer at once, on a bot worker process beside the server.
 pytestmark = [
@@ -193,9 +193,7 @@ def a_card_to_lead(player: Player) -> str:
     run, no card was left to read for 15 s): the card is read with a short wait, and a
     read that finds none plays on.
     """
-    leads = player.page.locator(
-        '#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])'
-    )
+    leads = player.page.locator(LEAD_CARDS)
     for _ in range(20):
         player.play(until=lambda: a_bout_to_open(player))
         try:
@@ -209,11 +207,7 @@ def a_bout_to_open(player: Player) -> bool:
     """The player may lead onto an empty table: nobody else can move meanwhile (a
     throw-in could race the bot's defence, and a move at an old version is refused)."""
     page = player.page
-    return not page.locator("#table-felt .pair").count() and bool(
-        page.locator(
-            '#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])'
-        ).count()
-    )
+    return not page.locator("#table-felt .pair").count() and bool(page.locator(LEAD_CARDS).count())
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

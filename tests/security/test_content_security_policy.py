@@ -6,6 +6,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from tests.browser.moves import LEAD_CARDS
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # Every violation the page reports, whether or not the browser logs it.
@@ -70,7 +72,7 @@ def test_pages_and_sockets_work_under_the_policy(browser, live_server_url) -> No
     # A move goes out and comes back over the socket.
     before = int(page.get_attribute("#table-version", "data-version"))
     page.locator("#table-hand .hand-card").first.wait_for()
-    mover = page.locator('#table-hand .hand-card:not([disabled])[data-lead]:not([data-lead=""])')
+    mover = page.locator(LEAD_CARDS)
     if mover.count():
         mover.first.click()
         page.wait_for_function(
