@@ -147,8 +147,10 @@
       if (lastVersion !== null && version > lastVersion + 1) sendCommand("sync");
       lastVersion = lastVersion === null ? version : Math.max(lastVersion, version);
     }
+    // A refusal is told by the push that carries it; the toast keeps its text after it
+    // fades, and later pushes must not bring an old refusal back.
     const error = document.getElementById("table-error");
-    if (error && error.textContent.trim()) {
+    if (message.includes('id="table-error"') && error && error.textContent.trim()) {
       error.classList.add("visible");
       clearTimeout(error._timer);
       error._timer = setTimeout(() => error.classList.remove("visible"), 4000);

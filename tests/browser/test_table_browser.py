@@ -89,6 +89,8 @@ WATCH_CARD_MOTION = """() => {
 NEWER_VERSION_OR_ERROR = """(before) =>
   parseInt(document.getElementById("table-version").dataset.version) > before
   || document.querySelector("#table-error.visible") !== null"""
+NEWER_VERSION = """(before) =>
+  parseInt(document.getElementById("table-version").dataset.version) > before"""
 PAGE_WIDTH = "() => document.documentElement.scrollWidth"
 
 FOCUS_ON_RESIGN = (
@@ -234,6 +236,9 @@ def test_a_whole_game_against_a_bot(lang, browser, live_server_url):
     )
     me.page.wait_for_timeout(300)
     assert Move.objects.filter(match=match, source="player").count() == sent
+    # A throw-in in the play before may have raced the bot's answer and been refused as
+    # stale; the check below is of the double click alone, so that toast fades first.
+    me.page.locator("#table-error.visible").wait_for(state="detached")
     if me.motion:
         me.page.evaluate(WATCH_CARD_MOTION)
     assert me.step(double_click_lead=True)
@@ -282,6 +287,37 @@ def test_a_whole_game_against_a_bot(lang, browser, live_server_url):
 # A Transfer deal where the bot leads (it holds the lowest trump, the six of spades)
 # and the player holds a card of every rank the bot holds: any lead can be passed on.
 TRANSFER_DEAL = ["6H", "6S", "7H", "7C", "8H", "8C", "9H", "9C", "TH", "TC", "JH", "JC", "AS"]
+
+
+# Sends a move through the page's own form, as a click would, at the page's version.
+SEND_MOVE = """(text) => {
+  const form = document.getElementById("action-form");
+  form.elements.action.value = text;
+  form.elements.version.value = document.getElementById("table-version").dataset.version;
+  form.requestSubmit();
+}"""
+
+
+def test_a_refused_move_is_told_once(browser, live_server_url):
+    me = Player(browser, live_server_url, "Ира", "ru")
+    match = me.create_table("short-deck-24", 2)
+    a_card_to_lead(me)
+    seat = me.page.get_attribute("#table-page", "data-seat")
+    before = me.version()
+    # The player leads here, so taking is not theirs to do.
+    me.page.evaluate(SEND_MOVE, f"{seat} take")
+    toast = me.page.locator("#table-error.visible")
+    toast.wait_for()
+    assert re.search("[а-яА-Я]", toast.inner_text()), toast.inner_text()
+    me.check_page()
+    assert me.version() == before
+    assert Match.objects.get(pk=match.pk).version == before
+    toast.wait_for(state="detached")  # the toast fades after a few seconds
+    # Later pushes carry no refusal: the old one stays gone.
+    assert me.step()
+    me.page.wait_for_function(NEWER_VERSION, arg=before + 1)
+    me.page.wait_for_timeout(300)
+    assert not toast.count(), toast.inner_text()
 
 
 @pytest.fixture
