@@ -18,9 +18,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import Rules
 
-RULE_FIELDS = (
-    "deck_size",
-    "hand_size",
+# The rules a variant plays by (the admin shows them together); RULE_FIELDS adds the
+# deck and the hand size.
+PLAY_RULE_FIELDS = (
     "mode",
     "trump_show_transfer",
     "teams",
@@ -32,6 +32,7 @@ RULE_FIELDS = (
     "trump_six_swap",
     "next_game_lead",
 )
+RULE_FIELDS = ("deck_size", "hand_size", *PLAY_RULE_FIELDS)
 
 
 class BotLevel(models.TextChoices):

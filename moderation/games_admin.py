@@ -20,7 +20,16 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from games import engine
-from games.models import Deal, Match, Move, RuleVariant, Seat, ServerProcess, SocketPresence
+from games.models import (
+    PLAY_RULE_FIELDS,
+    Deal,
+    Match,
+    Move,
+    RuleVariant,
+    Seat,
+    ServerProcess,
+    SocketPresence,
+)
 from games.move_words import describe_action
 from moderation import audit
 from moderation.actions import with_form
@@ -67,20 +76,7 @@ class RuleVariantAdmin(admin.ModelAdmin):
         (_("Table"), {"fields": ["min_players", "max_players", "deck_size", "hand_size"]}),
         (
             pgettext_lazy("admin section of the rules", "Play"),
-            {
-                "fields": [
-                    "mode",
-                    "trump_show_transfer",
-                    "teams",
-                    "throw_in",
-                    "first_bout_limit",
-                    "multi_card_lead",
-                    "one_winner",
-                    "epaulettes",
-                    "trump_six_swap",
-                    "next_game_lead",
-                ]
-            },
+            {"fields": list(PLAY_RULE_FIELDS)},
         ),
         (_("Online"), {"fields": ["turn_seconds", "reconnect_seconds", "rated_with_bots"]}),
         (_("History"), {"fields": ["games_played", "created_at", "updated_at"]}),

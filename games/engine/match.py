@@ -68,36 +68,28 @@ class Match:
             return dealer, (dealer - 1) % n
         return dealer, (dealer + 1) % n
 
-    @property
-    def fool_counts(self) -> list[int]:
-        """Games lost per seat (the fool, or the resigning player)."""
-        counts = [0] * self.rules.players
+    def _tally(self, key: str, size: int) -> list[int]:
+        """How many finished games named each seat (or team) as ``result[key]``."""
+        counts = [0] * size
         for g in self.games:
             r = g.result
-            if r is not None and r["fool"] is not None:
-                counts[r["fool"]] += 1
+            if r is not None and r[key] is not None:
+                counts[r[key]] += 1
         return counts
 
     @property
+    def fool_counts(self) -> list[int]:
+        """Games lost per seat (the fool, or the resigning player)."""
+        return self._tally("fool", self.rules.players)
+
+    @property
     def team_fool_counts(self) -> list[int] | None:
-        if not self.rules.teams:
-            return None
-        counts = [0, 0]
-        for g in self.games:
-            r = g.result
-            if r is not None and r["fool_team"] is not None:
-                counts[r["fool_team"]] += 1
-        return counts
+        return self._tally("fool_team", 2) if self.rules.teams else None
 
     @property
     def win_counts(self) -> list[int]:
         """One-winner games won per seat."""
-        counts = [0] * self.rules.players
-        for g in self.games:
-            r = g.result
-            if r is not None and r["winner"] is not None:
-                counts[r["winner"]] += 1
-        return counts
+        return self._tally("winner", self.rules.players)
 
     @property
     def draws(self) -> int:
