@@ -138,6 +138,17 @@ def seek_choices() -> dict[str, dict[str, list[int]]]:
     }
 
 
+def bot_makes_unrated(seek: Any) -> bool:
+    """Whether a bot taking a free seat would make this rated seek's game unrated."""
+    if not (seek.is_rated and seek.allow_bots):
+        return False
+    try:
+        variant, _rules = table_for(seek.mode, seek.deck_size, seek.players)
+    except ActionRefused:
+        return False
+    return not variant.rated_with_bots
+
+
 def rating_of(user: Any, players: int) -> float:
     rating = Rating.objects.filter(
         user=user, rating_class=rating_class_for({"players": players})

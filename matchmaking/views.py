@@ -29,6 +29,7 @@ def panel_context(user, form: SeekForm | None = None, error: str = "") -> dict:
         "seek": seek,
         "bot_seconds": setting("MATCHMAKING_BOT_SECONDS"),
         "bot_at": bot_at,
+        "bot_makes_unrated": seek is not None and services.bot_makes_unrated(seek),
         "seek_form": form or SeekForm(last=services.last_choice(user)),
         "seek_error": error,
     }

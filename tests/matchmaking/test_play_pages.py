@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Match
 from matchmaking import services
@@ -84,6 +87,41 @@ def test_the_waiting_panel_announces_the_bot_in_russian_and_cancels():
     assert Seek.objects.get().status == Seek.Status.CANCELLED
     text = client.post(reverse("matchmaking:cancel"), **HTMX).content.decode()
     assert "Вы не ищете игру" in text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("rated_with_bots", [False, True])
+def test_the_waiting_panel_says_whether_a_bot_leaves_the_game_rated(rated_with_bots):
+    variant, _rules = services.table_for("podkidnoy", 36, 2)
+    variant.rated_with_bots = rated_with_bots
+    variant.save()
+    user = make_user()
+    client = client_for(user, "ru")
+    text = client.post(reverse("matchmaking:play"), form(allow_bots="on"), **HTMX).content.decode()
+    assert ("Партия с ботом идёт без рейтинга" in text) is not rated_with_bots
+    text = client_for(user).get("/").content.decode()
+    assert ("A game with a bot is not rated" in text) is not rated_with_bots
+    # The bot comes, and the table says what the panel promised, in both languages.
+    Seek.objects.update(created_at=timezone.now() - timedelta(seconds=60))
+    [made] = services.pair_all()
+    match = Match.objects.get(pk=made)
+    assert match.is_rated is rated_with_bots
+    table = reverse("games:table", args=[made])
+    ru = client.get(table).content.decode()
+    en = client_for(user).get(table).content.decode()
+    if rated_with_bots:
+        assert "Рейтинговая партия" in ru and "Rated game" in en
+    else:
+        assert "Партия без рейтинга" in ru and "Unrated game" in en
+
+
+@pytest.mark.django_db
+def test_an_unrated_seek_says_nothing_of_bots_and_ratings():
+    client = client_for(make_user())
+    text = client.post(
+        reverse("matchmaking:play"), form(allow_bots="on", is_rated=False), **HTMX
+    ).content.decode()
+    assert "unrated" in text and "A game with a bot" not in text
 
 
 @pytest.mark.django_db(transaction=True)
