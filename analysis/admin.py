@@ -1,10 +1,11 @@
 from django.contrib import admin
 
+from games.records_admin import RecordAdmin
+
 from .models import DealAnalysis
 
 
 @admin.register(DealAnalysis)
-class DealAnalysisAdmin(admin.ModelAdmin):
+class DealAnalysisAdmin(RecordAdmin):
     list_display = ("deal", "status", "progress", "created_at", "finished_at")
     list_filter = ("status",)
-    readonly_fields = ("result",)

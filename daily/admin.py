@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from games.records_admin import RecordAdmin
+
 from .models import DailyDeal, DailyEntry
 
 
@@ -26,7 +28,7 @@ class DailyDealAdmin(admin.ModelAdmin):
 
 
 @admin.register(DailyEntry)
-class DailyEntryAdmin(admin.ModelAdmin):
+class DailyEntryAdmin(RecordAdmin):
     list_display = (
         "daily",
         "user",

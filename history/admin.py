@@ -1,10 +1,11 @@
 from django.contrib import admin
 
+from games.records_admin import RecordAdmin
 from history.models import PlayerGame, Rating, RatingChange
 
 
 @admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
+class RatingAdmin(RecordAdmin):
     list_display = ("user", "rating_class", "rating", "rd", "volatility", "games", "updated_at")
     list_filter = ("rating_class",)
     search_fields = ("user__username",)
@@ -12,7 +13,7 @@ class RatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(admin.ModelAdmin):
+class RatingChangeAdmin(RecordAdmin):
     list_display = ("user", "rating_class", "rating_before", "rating", "deal", "created_at")
     list_filter = ("rating_class",)
     search_fields = ("user__username",)
@@ -20,7 +21,7 @@ class RatingChangeAdmin(admin.ModelAdmin):
 
 
 @admin.register(PlayerGame)
-class PlayerGameAdmin(admin.ModelAdmin):
+class PlayerGameAdmin(RecordAdmin):
     list_display = ("user", "deal", "variant", "players", "result", "move_count", "finished_at")
     list_filter = ("result", "variant", "players", "is_rated", "is_private")
     search_fields = ("user__username",)

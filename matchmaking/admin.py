@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from games.records_admin import RecordAdmin
 from matchmaking.models import HouseRuleBounds, Seek
 
 
@@ -20,7 +21,7 @@ class HouseRuleBoundsAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seek)
-class SeekAdmin(admin.ModelAdmin):
+class SeekAdmin(RecordAdmin):
     list_display = [
         "user",
         "mode",
