@@ -28,7 +28,13 @@ class User(AbstractUser):
     muted_until = models.DateTimeField(_("muted in chat until"), null=True, blank=True)
     # How the username reads (accounts.confusables), kept so that sign-up can refuse
     # a name that looks like one already taken with one indexed lookup.
-    username_skeleton = models.CharField(max_length=600, db_index=True, editable=False, default="")
+    username_skeleton = models.CharField(
+        max_length=600,
+        db_index=True,
+        editable=False,
+        default="",
+        verbose_name=_("name for telling look-alikes apart"),
+    )
     # The player's reliability score (0-100), kept by the history app whenever a
     # finished game changes it (history.reliability.store_reliability).  It lives on
     # this row, not only in history, so that the table read, which already joins

@@ -18,13 +18,16 @@ class DailyDeal(models.Model):
 
     day = models.DateField(_("day"), db_index=True)
     variant = models.ForeignKey(
-        "games.RuleVariant", on_delete=models.PROTECT, related_name="daily_deals"
+        "games.RuleVariant",
+        on_delete=models.PROTECT,
+        related_name="daily_deals",
+        verbose_name=_("variant"),
     )
     players = models.PositiveSmallIntegerField(_("players"), default=2)
     bot_level = models.CharField(_("bot level"), max_length=8, default="hard")
     # Server-side only: whoever knows it knows the deck.
     seed = models.CharField(_("seed"), max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["-day", "variant__ordering"]
@@ -49,21 +52,28 @@ class DailyEntry(models.Model):
     # The board's order of results: best first.
     RESULT_RANK = {Result.OUT_FIRST: 1, Result.NOT_FOOL: 2, Result.FOOL: 3}
 
-    daily = models.ForeignKey(DailyDeal, on_delete=models.CASCADE, related_name="entries")
+    daily = models.ForeignKey(
+        DailyDeal, on_delete=models.CASCADE, related_name="entries", verbose_name=_("daily deal")
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="daily_entries"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="daily_entries",
+        verbose_name=_("user"),
     )
     match = models.OneToOneField(
-        "games.Match", on_delete=models.CASCADE, related_name="daily_entry"
+        "games.Match", on_delete=models.CASCADE, related_name="daily_entry", verbose_name=_("match")
     )
     result = models.CharField(_("result"), max_length=10, choices=Result.choices, blank=True)
-    result_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    result_rank = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("result rank")
+    )
     # The player's accuracy from the post-game analysis, once it has run.
     accuracy = models.FloatField(_("accuracy"), null=True, blank=True)
     # The player's own thinking time, bots' delays left out.
     think_seconds = models.PositiveIntegerField(_("time taken (seconds)"), null=True, blank=True)
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True, verbose_name=_("started at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
     # A table stopped by a moderator or the site: the try does not count, the player may
     # try again, and the row stays as the record of what happened.
     aborted = models.BooleanField(_("aborted"), default=False)

@@ -11,13 +11,19 @@ class Friendship(models.Model):
     """A friend request from one player to another; friends once accepted."""
 
     from_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="friend_requests_sent"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="friend_requests_sent",
+        verbose_name=_("from user"),
     )
     to_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="friend_requests"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="friend_requests",
+        verbose_name=_("to user"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    accepted_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    accepted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("accepted at"))
 
     class Meta:
         constraints = [
@@ -35,12 +41,18 @@ class Block(models.Model):
     them, or being paired with them."""
 
     blocker = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="blocks",
+        verbose_name=_("blocker"),
     )
     blocked = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="blocked_by",
+        verbose_name=_("blocked"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block")]
@@ -58,14 +70,24 @@ class Invite(models.Model):
         DECLINED = "declined", _("Declined")
 
     from_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invites_sent"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="invites_sent",
+        verbose_name=_("from user"),
     )
     to_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invites"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="invites",
+        verbose_name=_("to user"),
     )
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    created_at = models.DateTimeField(auto_now_add=True)
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.CASCADE, related_name="+", verbose_name=_("match")
+    )
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PENDING, verbose_name=_("status")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["-created_at"]

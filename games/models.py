@@ -175,8 +175,8 @@ class RuleVariant(models.Model):
         default=False,
         help_text=_("Whether games with a bot at the table count for ratings."),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
         ordering = ["ordering", "name"]
@@ -246,43 +246,67 @@ class Match(models.Model):
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
 
-    variant = models.ForeignKey(RuleVariant, on_delete=models.PROTECT, related_name="matches")
+    variant = models.ForeignKey(
+        RuleVariant, on_delete=models.PROTECT, related_name="matches", verbose_name=_("variant")
+    )
     players = models.PositiveSmallIntegerField(_("players"))
     rules = models.JSONField(_("rules"), help_text=_("The engine rules, fixed at creation."))
     status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
+        max_length=10,
+        choices=Status.choices,
+        default=Status.WAITING,
+        db_index=True,
+        verbose_name=_("status"),
     )
     creator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="created_matches",
+        verbose_name=_("creator"),
     )
     is_private = models.BooleanField(_("private"), default=False)
-    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
+    invite_token = models.CharField(
+        max_length=32, default=new_invite_token, unique=True, verbose_name=_("invite token")
+    )
     is_rated = models.BooleanField(_("rated"), default=True)
     # A fixed deal (the daily deal): its deck is shuffled by this seed and its bots'
     # random choices are seeded from it and the move number, so the same moves by a
     # person always meet the same replies.  Empty: a deal shuffled at random.
     seed = models.CharField(_("seed"), max_length=64, blank=True)
-    turn_seconds = models.PositiveSmallIntegerField(default=30)
-    reconnect_seconds = models.PositiveSmallIntegerField(default=45)
-    version = models.PositiveIntegerField(default=0)
+    turn_seconds = models.PositiveSmallIntegerField(default=30, verbose_name=_("seconds a turn"))
+    reconnect_seconds = models.PositiveSmallIntegerField(
+        default=45, verbose_name=_("seconds to reconnect")
+    )
+    version = models.PositiveIntegerField(default=0, verbose_name=_("version"))
     # The engine snapshot of the deal in progress: server-side only.
-    state = models.JSONField(null=True, blank=True)
+    state = models.JSONField(null=True, blank=True, verbose_name=_("engine state"))
     # When the seats that must act now time out; any process may claim it.
-    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    abort_reason = models.TextField(blank=True)
+    turn_deadline = models.DateTimeField(
+        null=True, blank=True, db_index=True, verbose_name=_("turn deadline")
+    )
+    abort_reason = models.TextField(blank=True, verbose_name=_("abort reason"))
     # The deal in progress (or the last one), so an action needs no extra lookup.
     live_deal = models.ForeignKey(
-        "Deal", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "Deal",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("live deal"),
     )
     # Moves applied in this match: the next Move.seq, kept here so seq stays gap-free.
-    move_count = models.PositiveIntegerField(default=0)
+    move_count = models.PositiveIntegerField(default=0, verbose_name=_("move count"))
     # When the seats that must act now got their turn (turn timer and think time).
-    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("turn started at"))
     # When a bot seat should move next; a process claims it by moving it forward.
-    bot_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    bot_due_at = models.DateTimeField(
+        null=True, blank=True, db_index=True, verbose_name=_("bot moves at")
+    )
+    created_at = models.DateTimeField(
+        auto_now_add=True, db_index=True, verbose_name=_("created at")
+    )
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
         ordering = ["-created_at"]
@@ -300,25 +324,36 @@ class Match(models.Model):
 class Seat(models.Model):
     """A user or a bot at a match."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    number = models.PositiveSmallIntegerField()
-    team = models.PositiveSmallIntegerField(null=True, blank=True)
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match")
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    team = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("team"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="seats",
+        verbose_name=_("user"),
     )
-    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, blank=True)
+    bot_level = models.CharField(
+        max_length=8, choices=BotLevel.choices, blank=True, verbose_name=_("bot level")
+    )
     fools = models.PositiveSmallIntegerField(_("times fool in this match"), default=0)
-    last_seen = models.DateTimeField(null=True, blank=True)
-    reconnect_budget_ms = models.PositiveIntegerField(default=45_000)
+    last_seen = models.DateTimeField(null=True, blank=True, verbose_name=_("last seen"))
+    reconnect_budget_ms = models.PositiveIntegerField(
+        default=45_000, verbose_name=_("reconnect time left (ms)")
+    )
     # Away since (no SocketPresence row: no open socket); the reconnect budget runs from here.
-    disconnected_since = models.DateTimeField(null=True, blank=True)
-    joined_at = models.DateTimeField(auto_now_add=True)
+    disconnected_since = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("disconnected since")
+    )
+    joined_at = models.DateTimeField(auto_now_add=True, verbose_name=_("joined at"))
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["match", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="unique_seat_number"),
@@ -371,13 +406,17 @@ class Deal(models.Model):
         FORFEIT = "forfeit", _("Reconnect budget spent")
         ABORTED = "aborted", _("Aborted")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
-    number = models.PositiveSmallIntegerField()
-    rules = models.JSONField()
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="deals", verbose_name=_("match")
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    rules = models.JSONField(verbose_name=_("rules"))
     # The deck order is server-side only until the deal is over.
-    deck = models.JSONField()
-    dealer = models.PositiveSmallIntegerField()
-    first_attacker = models.PositiveSmallIntegerField(null=True, blank=True)
+    deck = models.JSONField(verbose_name=_("deck"))
+    dealer = models.PositiveSmallIntegerField(verbose_name=_("dealer"))
+    first_attacker = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("first attacker")
+    )
     first_attacker_by = models.CharField(
         _("first attacker chosen by"),
         max_length=12,
@@ -385,20 +424,32 @@ class Deal(models.Model):
         default=FirstAttackerBy.LOWEST_TRUMP,
     )
     status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.PLAYING, db_index=True
+        max_length=10,
+        choices=Status.choices,
+        default=Status.PLAYING,
+        db_index=True,
+        verbose_name=_("status"),
     )
-    result = models.JSONField(null=True, blank=True)
-    fool_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    fool_team = models.PositiveSmallIntegerField(null=True, blank=True)
-    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    is_draw = models.BooleanField(default=False)
-    epaulettes = models.PositiveSmallIntegerField(default=0)
-    end_reason = models.CharField(max_length=10, choices=EndReason.choices, blank=True)
-    move_count = models.PositiveIntegerField(default=0)
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    result = models.JSONField(null=True, blank=True, verbose_name=_("result"))
+    fool_seat = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("fool seat"))
+    fool_team = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("fool team"))
+    winner_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("winner seat")
+    )
+    is_draw = models.BooleanField(default=False, verbose_name=_("draw"))
+    epaulettes = models.PositiveSmallIntegerField(default=0, verbose_name=_("epaulettes"))
+    end_reason = models.CharField(
+        max_length=10, choices=EndReason.choices, blank=True, verbose_name=_("end reason")
+    )
+    move_count = models.PositiveIntegerField(default=0, verbose_name=_("move count"))
+    started_at = models.DateTimeField(auto_now_add=True, verbose_name=_("started at"))
+    finished_at = models.DateTimeField(
+        null=True, blank=True, db_index=True, verbose_name=_("finished at")
+    )
 
     class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
         ordering = ["match", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="unique_deal_number"),
@@ -417,16 +468,26 @@ class Move(models.Model):
         TIMEOUT = "timeout", _("Turn timer")
         FORFEIT = "forfeit", _("Reconnect budget")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="moves")
-    seq = models.PositiveIntegerField(help_text=_("Position in the match, without gaps."))
-    seat = models.PositiveSmallIntegerField()
-    action = models.CharField(max_length=64)
-    source = models.CharField(max_length=8, choices=Source.choices, default=Source.PLAYER)
-    created_at = models.DateTimeField(auto_now_add=True)
-    think_ms = models.PositiveIntegerField(default=0)
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="moves", verbose_name=_("match")
+    )
+    deal = models.ForeignKey(
+        Deal, on_delete=models.CASCADE, related_name="moves", verbose_name=_("deal")
+    )
+    seq = models.PositiveIntegerField(
+        help_text=_("Position in the match, without gaps."), verbose_name=_("move number")
+    )
+    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    action = models.CharField(max_length=64, verbose_name=_("action"))
+    source = models.CharField(
+        max_length=8, choices=Source.choices, default=Source.PLAYER, verbose_name=_("source")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    think_ms = models.PositiveIntegerField(default=0, verbose_name=_("thinking time (ms)"))
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         ordering = ["match", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["match", "seq"], name="unique_move_seq"),
@@ -442,22 +503,32 @@ class ChatMessage(models.Model):
         PLAYERS = "players", _("Players")
         SPECTATORS = "spectators", _("Spectators")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="chat_messages", verbose_name=_("match")
     )
-    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.PLAYERS)
-    text = models.CharField(max_length=300)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    is_hidden = models.BooleanField(default=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="chat_messages",
+        verbose_name=_("user"),
+    )
+    channel = models.CharField(
+        max_length=10, choices=Channel.choices, default=Channel.PLAYERS, verbose_name=_("channel")
+    )
+    text = models.CharField(max_length=300, verbose_name=_("text"))
+    created_at = models.DateTimeField(
+        auto_now_add=True, db_index=True, verbose_name=_("created at")
+    )
+    is_hidden = models.BooleanField(default=False, verbose_name=_("hidden"))
     hidden_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("hidden by"),
     )
-    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_at = models.DateTimeField(null=True, blank=True, verbose_name=_("hidden at"))
 
     class Meta:
         ordering = ["created_at"]

@@ -16,11 +16,11 @@ class ServerProcess(models.Model):
     its sockets, so the seats count as away and their reconnect budgets run.
     """
 
-    name = models.CharField(max_length=100, primary_key=True)
-    host = models.CharField(max_length=100, blank=True)
-    pid = models.PositiveIntegerField(default=0)
-    started_at = models.DateTimeField(auto_now_add=True)
-    last_beat = models.DateTimeField(db_index=True)
+    name = models.CharField(max_length=100, primary_key=True, verbose_name=_("name"))
+    host = models.CharField(max_length=100, blank=True, verbose_name=_("host"))
+    pid = models.PositiveIntegerField(default=0, verbose_name=_("process id"))
+    started_at = models.DateTimeField(auto_now_add=True, verbose_name=_("started at"))
+    last_beat = models.DateTimeField(db_index=True, verbose_name=_("last heartbeat"))
 
     class Meta:
         verbose_name = _("server process")
@@ -33,10 +33,12 @@ class ServerProcess(models.Model):
 class SocketPresence(models.Model):
     """One open table socket of a seated player, held by one server process."""
 
-    seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="sockets")
-    server = models.CharField(max_length=100, db_index=True)
-    channel_name = models.CharField(max_length=200, unique=True)
-    opened_at = models.DateTimeField()
+    seat = models.ForeignKey(
+        "games.Seat", on_delete=models.CASCADE, related_name="sockets", verbose_name=_("seat")
+    )
+    server = models.CharField(max_length=100, db_index=True, verbose_name=_("server"))
+    channel_name = models.CharField(max_length=200, unique=True, verbose_name=_("channel name"))
+    opened_at = models.DateTimeField(verbose_name=_("opened at"))
 
     class Meta:
         verbose_name = _("open socket")
@@ -55,13 +57,17 @@ class OpenSocket(models.Model):
     no longer counts.
     """
 
-    channel_name = models.CharField(max_length=200, unique=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    channel_name = models.CharField(max_length=200, unique=True, verbose_name=_("channel name"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
     # The table's id; none for the lobby.
-    match_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
+    match_id = models.PositiveBigIntegerField(
+        null=True, blank=True, db_index=True, verbose_name=_("table id")
+    )
     # The process that holds the socket (``presence.server_name``).
-    server = models.CharField(max_length=100, db_index=True, default="")
-    renewed_at = models.DateTimeField(db_index=True)
+    server = models.CharField(max_length=100, db_index=True, default="", verbose_name=_("server"))
+    renewed_at = models.DateTimeField(db_index=True, verbose_name=_("renewed at"))
 
     class Meta:
         verbose_name = _("counted socket")

@@ -22,14 +22,19 @@ class RatingClass(models.TextChoices):
 
 class Rating(models.Model):
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="ratings",
+        verbose_name=_("user"),
     )
-    rating_class = models.CharField(max_length=12, choices=RatingClass.choices)
-    rating = models.FloatField(default=glicko2.DEFAULT_RATING)
-    rd = models.FloatField(default=glicko2.DEFAULT_RD)
-    volatility = models.FloatField(default=glicko2.DEFAULT_VOLATILITY)
-    games = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    rating_class = models.CharField(
+        max_length=12, choices=RatingClass.choices, verbose_name=_("rating class")
+    )
+    rating = models.FloatField(default=glicko2.DEFAULT_RATING, verbose_name=_("rating"))
+    rd = models.FloatField(default=glicko2.DEFAULT_RD, verbose_name=_("rating deviation"))
+    volatility = models.FloatField(default=glicko2.DEFAULT_VOLATILITY, verbose_name=_("volatility"))
+    games = models.PositiveIntegerField(default=0, verbose_name=_("games played"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
         constraints = [
@@ -51,17 +56,24 @@ class RatingChange(models.Model):
     """One rating update: the values before and after a deal (the chart reads these)."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("user"),
     )
-    rating_class = models.CharField(max_length=12, choices=RatingClass.choices)
-    deal = models.ForeignKey("games.Deal", on_delete=models.CASCADE, related_name="+")
-    rating_before = models.FloatField()
-    rd_before = models.FloatField()
-    volatility_before = models.FloatField()
-    rating = models.FloatField()
-    rd = models.FloatField()
-    volatility = models.FloatField()
-    created_at = models.DateTimeField()
+    rating_class = models.CharField(
+        max_length=12, choices=RatingClass.choices, verbose_name=_("rating class")
+    )
+    deal = models.ForeignKey(
+        "games.Deal", on_delete=models.CASCADE, related_name="+", verbose_name=_("deal")
+    )
+    rating_before = models.FloatField(verbose_name=_("rating before"))
+    rd_before = models.FloatField(verbose_name=_("rating deviation before"))
+    volatility_before = models.FloatField(verbose_name=_("volatility before"))
+    rating = models.FloatField(verbose_name=_("rating"))
+    rd = models.FloatField(verbose_name=_("rating deviation"))
+    volatility = models.FloatField(verbose_name=_("volatility"))
+    created_at = models.DateTimeField(verbose_name=_("created at"))
 
     class Meta:
         verbose_name = _("rating change")
@@ -90,23 +102,34 @@ class PlayerGame(models.Model):
         LOST = "lost", _("Not the winner")
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_games"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="player_games",
+        verbose_name=_("user"),
     )
-    deal = models.ForeignKey("games.Deal", on_delete=models.CASCADE, related_name="player_games")
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
-    variant = models.ForeignKey("games.RuleVariant", on_delete=models.PROTECT, related_name="+")
-    players = models.PositiveSmallIntegerField()
-    seat = models.PositiveSmallIntegerField()
-    result = models.CharField(max_length=8, choices=Result.choices)
+    deal = models.ForeignKey(
+        "games.Deal", on_delete=models.CASCADE, related_name="player_games", verbose_name=_("deal")
+    )
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.CASCADE, related_name="+", verbose_name=_("match")
+    )
+    variant = models.ForeignKey(
+        "games.RuleVariant", on_delete=models.PROTECT, related_name="+", verbose_name=_("variant")
+    )
+    players = models.PositiveSmallIntegerField(verbose_name=_("players"))
+    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    result = models.CharField(max_length=8, choices=Result.choices, verbose_name=_("result"))
     # 1 for the first player out; None for the fool, or when nobody went out.
-    place = models.PositiveSmallIntegerField(null=True, blank=True)
-    move_count = models.PositiveIntegerField()
-    duration_seconds = models.PositiveIntegerField(default=0)
-    finished_at = models.DateTimeField()
-    is_private = models.BooleanField(default=False)
-    rating_class = models.CharField(max_length=12, choices=RatingClass.choices)
-    is_rated = models.BooleanField(default=False)
-    rating_delta = models.FloatField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("place"))
+    move_count = models.PositiveIntegerField(verbose_name=_("move count"))
+    duration_seconds = models.PositiveIntegerField(default=0, verbose_name=_("duration (s)"))
+    finished_at = models.DateTimeField(verbose_name=_("finished at"))
+    is_private = models.BooleanField(default=False, verbose_name=_("private table"))
+    rating_class = models.CharField(
+        max_length=12, choices=RatingClass.choices, verbose_name=_("rating class")
+    )
+    is_rated = models.BooleanField(default=False, verbose_name=_("rated game"))
+    rating_delta = models.FloatField(null=True, blank=True, verbose_name=_("rating delta"))
 
     class Meta:
         verbose_name = _("player game")

@@ -42,7 +42,10 @@ class Seek(models.Model):
         CANCELLED = "cancelled", _("Cancelled")
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="seeks",
+        verbose_name=_("user"),
     )
     mode = models.CharField(_("game"), max_length=12, choices=Game.choices)
     players = models.PositiveSmallIntegerField(_("players"))
@@ -51,17 +54,26 @@ class Seek(models.Model):
     is_rated = models.BooleanField(_("rated"), default=True)
     allow_bots = models.BooleanField(_("bots may fill the table"), default=True)
     # The player's rating and reliability when the seek was made (the pairing compares these).
-    rating = models.FloatField()
-    reliability = models.PositiveSmallIntegerField(default=100)
+    rating = models.FloatField(verbose_name=_("rating"))
+    reliability = models.PositiveSmallIntegerField(default=100, verbose_name=_("reliability"))
     min_reliability = models.PositiveSmallIntegerField(_("least reliability"), default=0)
     status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
+        max_length=10,
+        choices=Status.choices,
+        default=Status.WAITING,
+        db_index=True,
+        verbose_name=_("status"),
     )
     match = models.ForeignKey(
-        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        Match,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("match"),
     )
-    created_at = models.DateTimeField(db_index=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(db_index=True, verbose_name=_("created at"))
+    ended_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ended at"))
 
     class Meta:
         ordering = ["created_at", "pk"]
@@ -92,7 +104,10 @@ class HouseRuleBounds(models.Model):
     """
 
     variant = models.OneToOneField(
-        "games.RuleVariant", on_delete=models.CASCADE, related_name="house_rule_bounds"
+        "games.RuleVariant",
+        on_delete=models.CASCADE,
+        related_name="house_rule_bounds",
+        verbose_name=_("variant"),
     )
     deck_24 = models.BooleanField(_("may deal 24 cards"), default=False)
     deck_36 = models.BooleanField(_("may deal 36 cards"), default=False)
@@ -131,7 +146,7 @@ class TableMinimum(models.Model):
     """The least reliability a table's creator asks of the players who join."""
 
     match = models.OneToOneField(
-        Match, on_delete=models.CASCADE, related_name="reliability_minimum"
+        Match, on_delete=models.CASCADE, related_name="reliability_minimum", verbose_name=_("match")
     )
     minimum = models.PositiveSmallIntegerField(_("least reliability"))
 

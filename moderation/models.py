@@ -108,9 +108,16 @@ class AuditLogEntry(models.Model):
     actor_name = models.CharField(_("moderator name"), max_length=150, blank=True)
     action = models.CharField(_("action"), max_length=20, choices=Action.choices, db_index=True)
     target_type = models.ForeignKey(
-        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        ContentType,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("object type"),
     )
-    target_id = models.CharField(max_length=64, blank=True, db_index=True)
+    target_id = models.CharField(
+        max_length=64, blank=True, db_index=True, verbose_name=_("object id")
+    )
     target_repr = models.CharField(_("target"), max_length=200, blank=True)
     reason = models.TextField(_("reason"), blank=True)
     details = models.JSONField(_("details"), default=dict, blank=True)
