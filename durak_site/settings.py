@@ -57,7 +57,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "channels",
     "django_tasks",
-    "django_tasks_db",
+    "moderation.admin_apps.TaskQueueConfig",
     "django_htmx",
     "template_partials",
     "accounts",

@@ -58,3 +58,12 @@ def test_the_russian_admin_names_a_matchs_fields_and_seats_in_russian(admin_clie
         assert label in page, label
     for english in ("Creator", "Turn seconds", "Seats", "Bot level"):
         assert english not in page, english
+
+
+@pytest.mark.django_db
+def test_every_section_of_the_russian_admin_is_titled_in_russian(admin_client):
+    page = admin_client.get("/admin/", HTTP_ACCEPT_LANGUAGE="ru")
+    titles = [app["name"] for app in page.context["app_list"]]
+    titles += [model["name"] for app in page.context["app_list"] for model in app["models"]]
+    assert len(titles) > 20
+    assert [title for title in titles if not CYRILLIC.search(str(title))] == []
