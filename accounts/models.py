@@ -29,11 +29,11 @@ class User(AbstractUser):
     # How the username reads (accounts.confusables), kept so that sign-up can refuse
     # a name that looks like one already taken with one indexed lookup.
     username_skeleton = models.CharField(
+        _("name for telling look-alikes apart"),
         max_length=600,
         db_index=True,
         editable=False,
         default="",
-        verbose_name=_("name for telling look-alikes apart"),
     )
     # The player's reliability score (0-100), kept by the history app whenever a
     # finished game changes it (history.reliability.store_reliability).  It lives on

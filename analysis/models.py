@@ -20,17 +20,13 @@ class DealAnalysis(models.Model):
         "games.Deal", on_delete=models.CASCADE, related_name="analysis", verbose_name=_("deal")
     )
     status = models.CharField(
-        max_length=8,
-        choices=Status.choices,
-        default=Status.QUEUED,
-        db_index=True,
-        verbose_name=_("status"),
+        _("status"), max_length=8, choices=Status.choices, default=Status.QUEUED, db_index=True
     )
     progress = models.PositiveSmallIntegerField(
-        default=0, help_text=_("Percent done, 0-100."), verbose_name=_("progress")
+        _("progress"), default=0, help_text=_("Percent done, 0-100.")
     )
-    result = models.JSONField(null=True, blank=True, verbose_name=_("result"))
-    error = models.TextField(blank=True, verbose_name=_("error"))
+    result = models.JSONField(_("result"), null=True, blank=True)
+    error = models.TextField(_("error"), blank=True)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -40,14 +36,12 @@ class DealAnalysis(models.Model):
         verbose_name=_("requested by"),
     )
     # The address the request came from: one client's many accounts share a quota.
-    requested_from = models.GenericIPAddressField(
-        null=True, blank=True, verbose_name=_("requested from")
-    )
-    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
-    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    requested_from = models.GenericIPAddressField(_("requested from"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     # Moved on by every progress step: a running analysis silent for long has lost its worker.
-    heartbeat_at = models.DateTimeField(null=True, blank=True, verbose_name=_("heartbeat at"))
-    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
+    heartbeat_at = models.DateTimeField(_("heartbeat at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("deal analysis")
@@ -77,16 +71,16 @@ class HintRequest(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
     )
-    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
     # The table's version when asked: a hint for another position is no hint.
-    version = models.PositiveIntegerField(verbose_name=_("version"))
+    version = models.PositiveIntegerField(_("version"))
     # The asking socket's channel; blank for a request over HTTP.
-    channel_name = models.CharField(max_length=200, blank=True, verbose_name=_("channel name"))
-    created_at = models.DateTimeField(db_index=True, verbose_name=_("created at"))
-    claimed_until = models.DateTimeField(null=True, blank=True, verbose_name=_("claimed until"))
-    answered_at = models.DateTimeField(null=True, blank=True, verbose_name=_("answered at"))
+    channel_name = models.CharField(_("channel name"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created at"), db_index=True)
+    claimed_until = models.DateTimeField(_("claimed until"), null=True, blank=True)
+    answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
     # The suggested action; blank in an answer means the table moved on meanwhile.
-    action = models.CharField(max_length=64, blank=True, verbose_name=_("action"))
+    action = models.CharField(_("action"), max_length=64, blank=True)
 
     class Meta:
         verbose_name = _("hint request")
@@ -110,12 +104,12 @@ class PlayOn(models.Model):
     deal = models.ForeignKey(
         "games.Deal", on_delete=models.CASCADE, related_name="+", verbose_name=_("deal")
     )
-    step = models.PositiveIntegerField(verbose_name=_("step"))
-    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
+    step = models.PositiveIntegerField(_("step"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
     )
-    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("game played on from a step")

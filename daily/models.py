@@ -27,7 +27,7 @@ class DailyDeal(models.Model):
     bot_level = models.CharField(_("bot level"), max_length=8, default="hard")
     # Server-side only: whoever knows it knows the deck.
     seed = models.CharField(_("seed"), max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["-day", "variant__ordering"]
@@ -65,15 +65,13 @@ class DailyEntry(models.Model):
         "games.Match", on_delete=models.CASCADE, related_name="daily_entry", verbose_name=_("match")
     )
     result = models.CharField(_("result"), max_length=10, choices=Result.choices, blank=True)
-    result_rank = models.PositiveSmallIntegerField(
-        null=True, blank=True, verbose_name=_("result rank")
-    )
+    result_rank = models.PositiveSmallIntegerField(_("result rank"), null=True, blank=True)
     # The player's accuracy from the post-game analysis, once it has run.
     accuracy = models.FloatField(_("accuracy"), null=True, blank=True)
     # The player's own thinking time, bots' delays left out.
     think_seconds = models.PositiveIntegerField(_("time taken (seconds)"), null=True, blank=True)
-    started_at = models.DateTimeField(auto_now_add=True, verbose_name=_("started at"))
-    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     # A table stopped by a moderator or the site: the try does not count, the player may
     # try again, and the row stays as the record of what happened.
     aborted = models.BooleanField(_("aborted"), default=False)

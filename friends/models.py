@@ -22,8 +22,8 @@ class Friendship(models.Model):
         related_name="friend_requests",
         verbose_name=_("to user"),
     )
-    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
-    accepted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("accepted at"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -52,7 +52,7 @@ class Block(models.Model):
         related_name="blocked_by",
         verbose_name=_("blocked"),
     )
-    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block")]
@@ -85,9 +85,9 @@ class Invite(models.Model):
         "games.Match", on_delete=models.CASCADE, related_name="+", verbose_name=_("match")
     )
     status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.PENDING, verbose_name=_("status")
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
     )
-    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -175,8 +175,8 @@ class RuleVariant(models.Model):
         default=False,
         help_text=_("Whether games with a bot at the table count for ratings."),
     )
-    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
-    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         ordering = ["ordering", "name"]
@@ -252,11 +252,7 @@ class Match(models.Model):
     players = models.PositiveSmallIntegerField(_("players"))
     rules = models.JSONField(_("rules"), help_text=_("The engine rules, fixed at creation."))
     status = models.CharField(
-        max_length=10,
-        choices=Status.choices,
-        default=Status.WAITING,
-        db_index=True,
-        verbose_name=_("status"),
+        _("status"), max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
     )
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -266,25 +262,21 @@ class Match(models.Model):
     )
     is_private = models.BooleanField(_("private"), default=False)
     invite_token = models.CharField(
-        max_length=32, default=new_invite_token, unique=True, verbose_name=_("invite token")
+        _("invite token"), max_length=32, default=new_invite_token, unique=True
     )
     is_rated = models.BooleanField(_("rated"), default=True)
     # A fixed deal (the daily deal): its deck is shuffled by this seed and its bots'
     # random choices are seeded from it and the move number, so the same moves by a
     # person always meet the same replies.  Empty: a deal shuffled at random.
     seed = models.CharField(_("seed"), max_length=64, blank=True)
-    turn_seconds = models.PositiveSmallIntegerField(default=30, verbose_name=_("seconds a turn"))
-    reconnect_seconds = models.PositiveSmallIntegerField(
-        default=45, verbose_name=_("seconds to reconnect")
-    )
-    version = models.PositiveIntegerField(default=0, verbose_name=_("version"))
+    turn_seconds = models.PositiveSmallIntegerField(_("seconds a turn"), default=30)
+    reconnect_seconds = models.PositiveSmallIntegerField(_("seconds to reconnect"), default=45)
+    version = models.PositiveIntegerField(_("version"), default=0)
     # The engine snapshot of the deal in progress: server-side only.
-    state = models.JSONField(null=True, blank=True, verbose_name=_("engine state"))
+    state = models.JSONField(_("engine state"), null=True, blank=True)
     # When the seats that must act now time out; any process may claim it.
-    turn_deadline = models.DateTimeField(
-        null=True, blank=True, db_index=True, verbose_name=_("turn deadline")
-    )
-    abort_reason = models.TextField(blank=True, verbose_name=_("abort reason"))
+    turn_deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True, db_index=True)
+    abort_reason = models.TextField(_("abort reason"), blank=True)
     # The deal in progress (or the last one), so an action needs no extra lookup.
     live_deal = models.ForeignKey(
         "Deal",
@@ -295,18 +287,14 @@ class Match(models.Model):
         verbose_name=_("live deal"),
     )
     # Moves applied in this match: the next Move.seq, kept here so seq stays gap-free.
-    move_count = models.PositiveIntegerField(default=0, verbose_name=_("move count"))
+    move_count = models.PositiveIntegerField(_("move count"), default=0)
     # When the seats that must act now got their turn (turn timer and think time).
-    turn_started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("turn started at"))
+    turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)
     # When a bot seat should move next; a process claims it by moving it forward.
-    bot_due_at = models.DateTimeField(
-        null=True, blank=True, db_index=True, verbose_name=_("bot moves at")
-    )
-    created_at = models.DateTimeField(
-        auto_now_add=True, db_index=True, verbose_name=_("created at")
-    )
-    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
-    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
+    bot_due_at = models.DateTimeField(_("bot moves at"), null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -327,8 +315,8 @@ class Seat(models.Model):
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match")
     )
-    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
-    team = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("team"))
+    number = models.PositiveSmallIntegerField(_("number"))
+    team = models.PositiveSmallIntegerField(_("team"), null=True, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -337,19 +325,13 @@ class Seat(models.Model):
         related_name="seats",
         verbose_name=_("user"),
     )
-    bot_level = models.CharField(
-        max_length=8, choices=BotLevel.choices, blank=True, verbose_name=_("bot level")
-    )
+    bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel.choices, blank=True)
     fools = models.PositiveSmallIntegerField(_("times fool in this match"), default=0)
-    last_seen = models.DateTimeField(null=True, blank=True, verbose_name=_("last seen"))
-    reconnect_budget_ms = models.PositiveIntegerField(
-        default=45_000, verbose_name=_("reconnect time left (ms)")
-    )
+    last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
+    reconnect_budget_ms = models.PositiveIntegerField(_("reconnect time left (ms)"), default=45_000)
     # Away since (no SocketPresence row: no open socket); the reconnect budget runs from here.
-    disconnected_since = models.DateTimeField(
-        null=True, blank=True, verbose_name=_("disconnected since")
-    )
-    joined_at = models.DateTimeField(auto_now_add=True, verbose_name=_("joined at"))
+    disconnected_since = models.DateTimeField(_("disconnected since"), null=True, blank=True)
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("seat")
@@ -409,14 +391,12 @@ class Deal(models.Model):
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="deals", verbose_name=_("match")
     )
-    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
-    rules = models.JSONField(verbose_name=_("rules"))
+    number = models.PositiveSmallIntegerField(_("number"))
+    rules = models.JSONField(_("rules"))
     # The deck order is server-side only until the deal is over.
-    deck = models.JSONField(verbose_name=_("deck"))
-    dealer = models.PositiveSmallIntegerField(verbose_name=_("dealer"))
-    first_attacker = models.PositiveSmallIntegerField(
-        null=True, blank=True, verbose_name=_("first attacker")
-    )
+    deck = models.JSONField(_("deck"))
+    dealer = models.PositiveSmallIntegerField(_("dealer"))
+    first_attacker = models.PositiveSmallIntegerField(_("first attacker"), null=True, blank=True)
     first_attacker_by = models.CharField(
         _("first attacker chosen by"),
         max_length=12,
@@ -424,28 +404,20 @@ class Deal(models.Model):
         default=FirstAttackerBy.LOWEST_TRUMP,
     )
     status = models.CharField(
-        max_length=10,
-        choices=Status.choices,
-        default=Status.PLAYING,
-        db_index=True,
-        verbose_name=_("status"),
+        _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING, db_index=True
     )
-    result = models.JSONField(null=True, blank=True, verbose_name=_("result"))
-    fool_seat = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("fool seat"))
-    fool_team = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("fool team"))
-    winner_seat = models.PositiveSmallIntegerField(
-        null=True, blank=True, verbose_name=_("winner seat")
-    )
-    is_draw = models.BooleanField(default=False, verbose_name=_("draw"))
-    epaulettes = models.PositiveSmallIntegerField(default=0, verbose_name=_("epaulettes"))
+    result = models.JSONField(_("result"), null=True, blank=True)
+    fool_seat = models.PositiveSmallIntegerField(_("fool seat"), null=True, blank=True)
+    fool_team = models.PositiveSmallIntegerField(_("fool team"), null=True, blank=True)
+    winner_seat = models.PositiveSmallIntegerField(_("winner seat"), null=True, blank=True)
+    is_draw = models.BooleanField(_("draw"), default=False)
+    epaulettes = models.PositiveSmallIntegerField(_("epaulettes"), default=0)
     end_reason = models.CharField(
-        max_length=10, choices=EndReason.choices, blank=True, verbose_name=_("end reason")
+        _("end reason"), max_length=10, choices=EndReason.choices, blank=True
     )
-    move_count = models.PositiveIntegerField(default=0, verbose_name=_("move count"))
-    started_at = models.DateTimeField(auto_now_add=True, verbose_name=_("started at"))
-    finished_at = models.DateTimeField(
-        null=True, blank=True, db_index=True, verbose_name=_("finished at")
-    )
+    move_count = models.PositiveIntegerField(_("move count"), default=0)
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, db_index=True)
 
     class Meta:
         verbose_name = _("deal")
@@ -475,15 +447,15 @@ class Move(models.Model):
         Deal, on_delete=models.CASCADE, related_name="moves", verbose_name=_("deal")
     )
     seq = models.PositiveIntegerField(
-        help_text=_("Position in the match, without gaps."), verbose_name=_("move number")
+        _("move number"), help_text=_("Position in the match, without gaps.")
     )
-    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
-    action = models.CharField(max_length=64, verbose_name=_("action"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    action = models.CharField(_("action"), max_length=64)
     source = models.CharField(
-        max_length=8, choices=Source.choices, default=Source.PLAYER, verbose_name=_("source")
+        _("source"), max_length=8, choices=Source.choices, default=Source.PLAYER
     )
-    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
-    think_ms = models.PositiveIntegerField(default=0, verbose_name=_("thinking time (ms)"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    think_ms = models.PositiveIntegerField(_("thinking time (ms)"), default=0)
 
     class Meta:
         verbose_name = _("move")
@@ -498,46 +470,7 @@ class Move(models.Model):
         return f"{self.match_id}#{self.seq}"
 
 
-class ChatMessage(models.Model):
-    class Channel(models.TextChoices):
-        PLAYERS = "players", _("Players")
-        SPECTATORS = "spectators", _("Spectators")
-
-    match = models.ForeignKey(
-        Match, on_delete=models.CASCADE, related_name="chat_messages", verbose_name=_("match")
-    )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="chat_messages",
-        verbose_name=_("user"),
-    )
-    channel = models.CharField(
-        max_length=10, choices=Channel.choices, default=Channel.PLAYERS, verbose_name=_("channel")
-    )
-    text = models.CharField(max_length=300, verbose_name=_("text"))
-    created_at = models.DateTimeField(
-        auto_now_add=True, db_index=True, verbose_name=_("created at")
-    )
-    is_hidden = models.BooleanField(default=False, verbose_name=_("hidden"))
-    hidden_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("hidden by"),
-    )
-    hidden_at = models.DateTimeField(null=True, blank=True, verbose_name=_("hidden at"))
-
-    class Meta:
-        ordering = ["created_at"]
-        verbose_name = _("chat message")
-        verbose_name_plural = _("chat messages")
-
-    def __str__(self) -> str:
-        return f"{self.user}: {self.text[:40]}"
-
-
-# The rows of open sockets live in their own module; they are models of this app.
+# Table chat and the rows of open sockets live in modules of their own; they are models
+# of this app.
+from games.chat_rows import ChatMessage  # noqa: E402, F401
 from games.socket_rows import OpenSocket, ServerProcess, SocketPresence  # noqa: E402, F401

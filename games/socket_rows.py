@@ -16,11 +16,11 @@ class ServerProcess(models.Model):
     its sockets, so the seats count as away and their reconnect budgets run.
     """
 
-    name = models.CharField(max_length=100, primary_key=True, verbose_name=_("name"))
-    host = models.CharField(max_length=100, blank=True, verbose_name=_("host"))
-    pid = models.PositiveIntegerField(default=0, verbose_name=_("process id"))
-    started_at = models.DateTimeField(auto_now_add=True, verbose_name=_("started at"))
-    last_beat = models.DateTimeField(db_index=True, verbose_name=_("last heartbeat"))
+    name = models.CharField(_("name"), max_length=100, primary_key=True)
+    host = models.CharField(_("host"), max_length=100, blank=True)
+    pid = models.PositiveIntegerField(_("process id"), default=0)
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    last_beat = models.DateTimeField(_("last heartbeat"), db_index=True)
 
     class Meta:
         verbose_name = _("server process")
@@ -36,9 +36,9 @@ class SocketPresence(models.Model):
     seat = models.ForeignKey(
         "games.Seat", on_delete=models.CASCADE, related_name="sockets", verbose_name=_("seat")
     )
-    server = models.CharField(max_length=100, db_index=True, verbose_name=_("server"))
-    channel_name = models.CharField(max_length=200, unique=True, verbose_name=_("channel name"))
-    opened_at = models.DateTimeField(verbose_name=_("opened at"))
+    server = models.CharField(_("server"), max_length=100, db_index=True)
+    channel_name = models.CharField(_("channel name"), max_length=200, unique=True)
+    opened_at = models.DateTimeField(_("opened at"))
 
     class Meta:
         verbose_name = _("open socket")
@@ -57,17 +57,15 @@ class OpenSocket(models.Model):
     no longer counts.
     """
 
-    channel_name = models.CharField(max_length=200, unique=True, verbose_name=_("channel name"))
+    channel_name = models.CharField(_("channel name"), max_length=200, unique=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
     )
     # The table's id; none for the lobby.
-    match_id = models.PositiveBigIntegerField(
-        null=True, blank=True, db_index=True, verbose_name=_("table id")
-    )
+    match_id = models.PositiveBigIntegerField(_("table id"), null=True, blank=True, db_index=True)
     # The process that holds the socket (``presence.server_name``).
-    server = models.CharField(max_length=100, db_index=True, default="", verbose_name=_("server"))
-    renewed_at = models.DateTimeField(db_index=True, verbose_name=_("renewed at"))
+    server = models.CharField(_("server"), max_length=100, db_index=True, default="")
+    renewed_at = models.DateTimeField(_("renewed at"), db_index=True)
 
     class Meta:
         verbose_name = _("counted socket")

@@ -27,14 +27,12 @@ class Rating(models.Model):
         related_name="ratings",
         verbose_name=_("user"),
     )
-    rating_class = models.CharField(
-        max_length=12, choices=RatingClass.choices, verbose_name=_("rating class")
-    )
-    rating = models.FloatField(default=glicko2.DEFAULT_RATING, verbose_name=_("rating"))
-    rd = models.FloatField(default=glicko2.DEFAULT_RD, verbose_name=_("rating deviation"))
-    volatility = models.FloatField(default=glicko2.DEFAULT_VOLATILITY, verbose_name=_("volatility"))
-    games = models.PositiveIntegerField(default=0, verbose_name=_("games played"))
-    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
+    rating_class = models.CharField(_("rating class"), max_length=12, choices=RatingClass.choices)
+    rating = models.FloatField(_("rating"), default=glicko2.DEFAULT_RATING)
+    rd = models.FloatField(_("rating deviation"), default=glicko2.DEFAULT_RD)
+    volatility = models.FloatField(_("volatility"), default=glicko2.DEFAULT_VOLATILITY)
+    games = models.PositiveIntegerField(_("games played"), default=0)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         constraints = [
@@ -61,19 +59,17 @@ class RatingChange(models.Model):
         related_name="rating_changes",
         verbose_name=_("user"),
     )
-    rating_class = models.CharField(
-        max_length=12, choices=RatingClass.choices, verbose_name=_("rating class")
-    )
+    rating_class = models.CharField(_("rating class"), max_length=12, choices=RatingClass.choices)
     deal = models.ForeignKey(
         "games.Deal", on_delete=models.CASCADE, related_name="+", verbose_name=_("deal")
     )
-    rating_before = models.FloatField(verbose_name=_("rating before"))
-    rd_before = models.FloatField(verbose_name=_("rating deviation before"))
-    volatility_before = models.FloatField(verbose_name=_("volatility before"))
-    rating = models.FloatField(verbose_name=_("rating"))
-    rd = models.FloatField(verbose_name=_("rating deviation"))
-    volatility = models.FloatField(verbose_name=_("volatility"))
-    created_at = models.DateTimeField(verbose_name=_("created at"))
+    rating_before = models.FloatField(_("rating before"))
+    rd_before = models.FloatField(_("rating deviation before"))
+    volatility_before = models.FloatField(_("volatility before"))
+    rating = models.FloatField(_("rating"))
+    rd = models.FloatField(_("rating deviation"))
+    volatility = models.FloatField(_("volatility"))
+    created_at = models.DateTimeField(_("created at"))
 
     class Meta:
         verbose_name = _("rating change")
@@ -116,20 +112,18 @@ class PlayerGame(models.Model):
     variant = models.ForeignKey(
         "games.RuleVariant", on_delete=models.PROTECT, related_name="+", verbose_name=_("variant")
     )
-    players = models.PositiveSmallIntegerField(verbose_name=_("players"))
-    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
-    result = models.CharField(max_length=8, choices=Result.choices, verbose_name=_("result"))
+    players = models.PositiveSmallIntegerField(_("players"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    result = models.CharField(_("result"), max_length=8, choices=Result.choices)
     # 1 for the first player out; None for the fool, or when nobody went out.
-    place = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("place"))
-    move_count = models.PositiveIntegerField(verbose_name=_("move count"))
-    duration_seconds = models.PositiveIntegerField(default=0, verbose_name=_("duration (s)"))
-    finished_at = models.DateTimeField(verbose_name=_("finished at"))
-    is_private = models.BooleanField(default=False, verbose_name=_("private table"))
-    rating_class = models.CharField(
-        max_length=12, choices=RatingClass.choices, verbose_name=_("rating class")
-    )
-    is_rated = models.BooleanField(default=False, verbose_name=_("rated game"))
-    rating_delta = models.FloatField(null=True, blank=True, verbose_name=_("rating delta"))
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+    move_count = models.PositiveIntegerField(_("move count"))
+    duration_seconds = models.PositiveIntegerField(_("duration (s)"), default=0)
+    finished_at = models.DateTimeField(_("finished at"))
+    is_private = models.BooleanField(_("private table"), default=False)
+    rating_class = models.CharField(_("rating class"), max_length=12, choices=RatingClass.choices)
+    is_rated = models.BooleanField(_("rated game"), default=False)
+    rating_delta = models.FloatField(_("rating delta"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("player game")

@@ -54,15 +54,11 @@ class Seek(models.Model):
     is_rated = models.BooleanField(_("rated"), default=True)
     allow_bots = models.BooleanField(_("bots may fill the table"), default=True)
     # The player's rating and reliability when the seek was made (the pairing compares these).
-    rating = models.FloatField(verbose_name=_("rating"))
-    reliability = models.PositiveSmallIntegerField(default=100, verbose_name=_("reliability"))
+    rating = models.FloatField(_("rating"))
+    reliability = models.PositiveSmallIntegerField(_("reliability"), default=100)
     min_reliability = models.PositiveSmallIntegerField(_("least reliability"), default=0)
     status = models.CharField(
-        max_length=10,
-        choices=Status.choices,
-        default=Status.WAITING,
-        db_index=True,
-        verbose_name=_("status"),
+        _("status"), max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
     )
     match = models.ForeignKey(
         Match,
@@ -72,8 +68,8 @@ class Seek(models.Model):
         related_name="+",
         verbose_name=_("match"),
     )
-    created_at = models.DateTimeField(db_index=True, verbose_name=_("created at"))
-    ended_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ended at"))
+    created_at = models.DateTimeField(_("created at"), db_index=True)
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]

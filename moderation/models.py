@@ -115,9 +115,7 @@ class AuditLogEntry(models.Model):
         related_name="+",
         verbose_name=_("object type"),
     )
-    target_id = models.CharField(
-        max_length=64, blank=True, db_index=True, verbose_name=_("object id")
-    )
+    target_id = models.CharField(_("object id"), max_length=64, blank=True, db_index=True)
     target_repr = models.CharField(_("target"), max_length=200, blank=True)
     reason = models.TextField(_("reason"), blank=True)
     details = models.JSONField(_("details"), default=dict, blank=True)

@@ -28,45 +28,41 @@ class Puzzle(models.Model):
         verbose_name=_("deal"),
     )
     move = models.PositiveIntegerField(
-        help_text=_("Moves played in the game before the puzzle."), verbose_name=_("move")
+        _("move"), help_text=_("Moves played in the game before the puzzle.")
     )
-    seat = models.PositiveSmallIntegerField(
-        help_text=_("The seat the solver plays."), verbose_name=_("seat")
-    )
-    goal = models.CharField(max_length=10, choices=Goal.choices, verbose_name=_("goal"))
+    seat = models.PositiveSmallIntegerField(_("seat"), help_text=_("The seat the solver plays."))
+    goal = models.CharField(_("goal"), max_length=10, choices=Goal.choices)
     # The engine snapshot of the position: server side only, it holds every hand.
-    position = models.JSONField(verbose_name=_("position"))
+    position = models.JSONField(_("position"))
     # Equal for two puzzles of the same position, seat and goal: each is stored once.
-    position_hash = models.CharField(max_length=64, unique=True, verbose_name=_("position hash"))
+    position_hash = models.CharField(_("position hash"), max_length=64, unique=True)
     # Engine notation, never shown: every first move that reaches the goal, every legal
     # one, and the whole line (games.bots.puzzles.step_data: each decision's options
     # and answers, and after each answer the replies played and the next decision).
-    answers = models.JSONField(verbose_name=_("answers"))
-    options = models.JSONField(verbose_name=_("answer options"))
-    line = models.JSONField(verbose_name=_("solution line"))
+    answers = models.JSONField(_("answers"))
+    options = models.JSONField(_("answer options"))
+    line = models.JSONField(_("solution line"))
     player_moves = models.PositiveSmallIntegerField(
+        _("player moves"),
         default=1,
         help_text=_("The solver's moves on the longest branch of the line."),
-        verbose_name=_("player moves"),
     )
     played = models.CharField(
+        _("move played in the game"),
         max_length=64,
         help_text=_("The move played at this point of the game."),
-        verbose_name=_("move played in the game"),
     )
     from_swing = models.BooleanField(
+        _("found at a swing"),
         default=False,
         help_text=_("The move played in the game here missed the goal."),
-        verbose_name=_("found at a swing"),
     )
-    rating = models.FloatField(
-        default=glicko2.DEFAULT_RATING, db_index=True, verbose_name=_("rating")
-    )
-    rd = models.FloatField(default=glicko2.DEFAULT_RD, verbose_name=_("rating deviation"))
-    volatility = models.FloatField(default=glicko2.DEFAULT_VOLATILITY, verbose_name=_("volatility"))
-    attempts = models.PositiveIntegerField(default=0, verbose_name=_("attempts"))
-    solved = models.PositiveIntegerField(default=0, verbose_name=_("times solved"))
-    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    rating = models.FloatField(_("rating"), default=glicko2.DEFAULT_RATING, db_index=True)
+    rd = models.FloatField(_("rating deviation"), default=glicko2.DEFAULT_RD)
+    volatility = models.FloatField(_("volatility"), default=glicko2.DEFAULT_VOLATILITY)
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    solved = models.PositiveIntegerField(_("times solved"), default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -95,12 +91,12 @@ class PuzzleRating(models.Model):
         related_name="puzzle_rating",
         verbose_name=_("user"),
     )
-    rating = models.FloatField(default=glicko2.DEFAULT_RATING, verbose_name=_("rating"))
-    rd = models.FloatField(default=glicko2.DEFAULT_RD, verbose_name=_("rating deviation"))
-    volatility = models.FloatField(default=glicko2.DEFAULT_VOLATILITY, verbose_name=_("volatility"))
-    attempts = models.PositiveIntegerField(default=0, verbose_name=_("attempts"))
-    solved = models.PositiveIntegerField(default=0, verbose_name=_("times solved"))
-    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
+    rating = models.FloatField(_("rating"), default=glicko2.DEFAULT_RATING)
+    rd = models.FloatField(_("rating deviation"), default=glicko2.DEFAULT_RD)
+    volatility = models.FloatField(_("volatility"), default=glicko2.DEFAULT_VOLATILITY)
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    solved = models.PositiveIntegerField(_("times solved"), default=0)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         verbose_name = _("puzzle rating")
@@ -126,20 +122,16 @@ class PuzzleAttempt(models.Model):
     puzzle = models.ForeignKey(
         Puzzle, on_delete=models.CASCADE, related_name="attempt_rows", verbose_name=_("puzzle")
     )
-    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
-    answered_at = models.DateTimeField(null=True, blank=True, verbose_name=_("answered at"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
     # The player's moves so far (engine notation), right ones then maybe a wrong last one.
-    path = models.JSONField(default=list, blank=True, verbose_name=_("moves made"))
-    action = models.CharField(max_length=64, blank=True, verbose_name=_("action"))
-    is_solved = models.BooleanField(null=True, verbose_name=_("solved"))
-    rating_before = models.FloatField(null=True, blank=True, verbose_name=_("rating before"))
-    rating_after = models.FloatField(null=True, blank=True, verbose_name=_("rating after"))
-    puzzle_rating_before = models.FloatField(
-        null=True, blank=True, verbose_name=_("puzzle rating before")
-    )
-    puzzle_rating_after = models.FloatField(
-        null=True, blank=True, verbose_name=_("puzzle rating after")
-    )
+    path = models.JSONField(_("moves made"), default=list, blank=True)
+    action = models.CharField(_("action"), max_length=64, blank=True)
+    is_solved = models.BooleanField(_("solved"), null=True)
+    rating_before = models.FloatField(_("rating before"), null=True, blank=True)
+    rating_after = models.FloatField(_("rating after"), null=True, blank=True)
+    puzzle_rating_before = models.FloatField(_("puzzle rating before"), null=True, blank=True)
+    puzzle_rating_after = models.FloatField(_("puzzle rating after"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -169,8 +161,8 @@ class PuzzleScan(models.Model):
     deal = models.OneToOneField(
         "games.Deal", on_delete=models.CASCADE, related_name="+", verbose_name=_("deal")
     )
-    found = models.PositiveSmallIntegerField(default=0, verbose_name=_("puzzles found"))
-    scanned_at = models.DateTimeField(auto_now_add=True, verbose_name=_("scanned at"))
+    found = models.PositiveSmallIntegerField(_("puzzles found"), default=0)
+    scanned_at = models.DateTimeField(_("scanned at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("puzzle scan")
