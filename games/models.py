@@ -184,7 +184,9 @@ class RuleVariant(models.Model):
         verbose_name_plural = _("rule variants")
 
     def __str__(self) -> str:
-        return self.name
+        # The seeded variants' names are in the catalogue; an admin's own name is shown
+        # as it was typed.
+        return gettext(self.name)
 
     def rules_for(self, players: int) -> Rules:
         """The engine rules of this variant at a table of ``players``; raises ValueError."""

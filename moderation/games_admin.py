@@ -31,6 +31,7 @@ from games.models import (
     SocketPresence,
 )
 from games.move_words import describe_action
+from matchmaking.house_rules import rule_tags
 from moderation import audit
 from moderation.actions import with_form
 from moderation.forms import ReasonForm
@@ -322,6 +323,7 @@ class MatchAdmin(admin.ModelAdmin):
         "turn_seconds",
         "reconnect_seconds",
         "abort_reason",
+        "rules_in_words",
         "rules",
         "created_at",
         "started_at",
@@ -349,6 +351,10 @@ class MatchAdmin(admin.ModelAdmin):
     @admin.display(description=_("replay"))
     def replay(self, match: Match) -> str:
         return format_html('<a href="{}">{}</a>', replay_url(match.pk), _("Open the replay"))
+
+    @admin.display(description=_("rules in words"))
+    def rules_in_words(self, match: Match) -> str:
+        return " · ".join(rule_tags(match.engine_rules, match.turn_seconds))
 
     @admin.display(description=_("chat"))
     def chat(self, match: Match) -> str:

@@ -54,7 +54,15 @@ def test_the_russian_admin_names_a_matchs_fields_and_seats_in_russian(admin_clie
     page = admin_client.get(
         f"/admin/games/match/{match.pk}/change/", HTTP_ACCEPT_LANGUAGE="ru"
     ).content.decode()
-    for label in ("Создатель", "Секунд на ход", "Места", "Уровень бота"):
+    # The rules in words too, and the variant by its Russian name.
+    for label in (
+        "Создатель",
+        "Секунд на ход",
+        "Места",
+        "Уровень бота",
+        "подкидной · 36",
+        "Подкидной",
+    ):
         assert label in page, label
     for english in ("Creator", "Turn seconds", "Seats", "Bot level"):
         assert english not in page, english
