@@ -188,6 +188,10 @@ class RuleVariant(models.Model):
         # as it was typed.
         return gettext(self.name)
 
+    def rates_a_table(self, with_bots: bool) -> bool:
+        """Whether a rated table of this variant counts for ratings, with bots seated or not."""
+        return not with_bots or self.rated_with_bots
+
     def rules_for(self, players: int) -> Rules:
         """The engine rules of this variant at a table of ``players``; raises ValueError."""
         values = {name: getattr(self, name) for name in RULE_FIELDS}

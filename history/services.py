@@ -91,7 +91,7 @@ def is_rated(match: Match, seats: list[Seat], deal: Deal) -> bool:
     humans = [s for s in seats if s.user_id]
     if len(humans) < 1 or len(seats) < 2:
         return False
-    if any(s.bot_level for s in seats) and not match.variant.rated_with_bots:
+    if not match.variant.rates_a_table(with_bots=any(s.bot_level for s in seats)):
         return False
     return len(humans) >= 2 or match.variant.rated_with_bots
 

@@ -146,7 +146,7 @@ def bot_makes_unrated(seek: Any) -> bool:
         variant, _rules = table_for(seek.mode, seek.deck_size, seek.players)
     except ActionRefused:
         return False
-    return not variant.rated_with_bots
+    return not variant.rates_a_table(with_bots=True)
 
 
 def rating_of(user: Any, players: int) -> float:

@@ -82,7 +82,7 @@ def create_match(
             rules=rules.to_dict(),
             creator=creator,
             is_private=is_private,
-            is_rated=is_rated and (not any(levels) or variant.rated_with_bots),
+            is_rated=is_rated and variant.rates_a_table(with_bots=any(levels)),
             turn_seconds=turn_seconds or variant.turn_seconds,
             reconnect_seconds=variant.reconnect_seconds,
             seed=seed,

@@ -127,7 +127,8 @@
   // After every push: check the version, keep the clock in step, show errors.
   document.body.addEventListener("htmx:wsAfterMessage", (event) => {
     const message = (event.detail && event.detail.message) || "";
-    if (inFlight && (message.includes('id="table-version"') || message.includes('id="table-error"'))) settled();
+    const refusal = message.includes('id="table-error"');
+    if (inFlight && (refusal || message.includes('id="table-version"'))) settled();
     if (message.includes('id="table-chat"')) scrollChat();
     // A push replaced the cards: keep the chosen card chosen if it can still beat.
     const code = selected && selected.dataset.card;
@@ -150,7 +151,7 @@
     // A refusal is told by the push that carries it; the toast keeps its text after it
     // fades, and later pushes must not bring an old refusal back.
     const error = document.getElementById("table-error");
-    if (message.includes('id="table-error"') && error && error.textContent.trim()) {
+    if (refusal && error && error.textContent.trim()) {
       error.classList.add("visible");
       clearTimeout(error._timer);
       error._timer = setTimeout(() => error.classList.remove("visible"), 4000);
