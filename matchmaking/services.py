@@ -299,14 +299,13 @@ def _seat(group: list[Seek], users: dict[int, Any], pool: dict[str, Any], now: A
         users[group[0].user_id],
         variant,
         players,
-        is_private=True,
         bots=bots,
         rules=rules,
         turn_seconds=TURN_SECONDS[pool["speed"]],
         is_rated=pool["is_rated"],
     )
     for seek in group[1:]:
-        join_match(match, users[seek.user_id], token=match.invite_token)
+        join_match(match, users[seek.user_id])
     for seek in group:
         _end(seek, Seek.Status.SEATED, now, match)
     notify_lobby_changed()

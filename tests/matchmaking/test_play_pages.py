@@ -62,6 +62,20 @@ def test_two_players_press_play_now_and_the_second_goes_to_the_table():
 
 
 @pytest.mark.django_db
+def test_a_play_now_game_is_open_to_watch_but_never_an_open_table():
+    alla, boris, vera = make_user(), make_user(), make_user()
+    services.create_seek(alla, **wishes())
+    services.create_seek(boris, **wishes())
+    match = Match.objects.get()
+    watcher = client_for(vera)
+    page = watcher.get(reverse("games:table", args=[match.pk]))
+    assert page.status_code == 200
+    assert alla.username in page.content.decode() and boris.username in page.content.decode()
+    lobby = watcher.get("/").content.decode()
+    assert reverse("games:table", args=[match.pk]) not in lobby.split('id="open-tables"')[1]
+
+
+@pytest.mark.django_db
 def test_bad_choices_are_refused_in_russian_and_change_nothing():
     user = make_user()
     response = client_for(user, "ru").post(

@@ -34,7 +34,7 @@ def test_two_matching_seeks_sit_at_one_table_that_starts_at_once():
     assert first.match_id == second.match_id
     match = Match.objects.get(pk=second.match_id)
     assert match.status == Match.Status.PLAYING
-    assert match.is_private and match.is_rated
+    assert match.is_rated and not match.is_private
     assert match.turn_seconds == 15
     assert match.engine_rules.deck_size == 24 and match.engine_rules.mode == "podkidnoy"
     users = set(Seat.objects.filter(match=match).values_list("user_id", flat=True))
