@@ -68,13 +68,33 @@ def open_tables() -> list[Match]:
     return tables
 
 
+# How many games in progress the lobby lists, newest first.
+LIVE_TABLES = 10
+
+
+def live_tables() -> list[Match]:
+    """Public tables in play, for anyone to watch (a private one is its players' own)."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
+    tables = list(
+        Match.objects.filter(status=Match.Status.PLAYING, is_private=False)
+        .select_related("variant")
+        .prefetch_related(seats)
+        .order_by("-started_at", "-pk")[:LIVE_TABLES]
+    )
+    for table in tables:
+        table.variant_label = rendering.variant_name(table.variant)
+        table.people = [s.display_name for s in table.seats.all()]
+    return tables
+
+
 def render_open_tables() -> str:
-    """The lobby's push: the open tables and the live counts."""
+    """The lobby's push: the open tables, the games in progress and the live counts."""
     tables = render_to_string("games/lobby.html#open-tables", {"tables": open_tables()})
+    live = render_to_string("games/lobby.html#live-tables", {"live_tables": live_tables()})
     counts = render_to_string(
         "matchmaking/lobby_counts.html", {"counts": matchmaking.lobby_counts(), "oob": True}
     )
-    return tables + counts
+    return tables + live + counts
 
 
 def _my_tables(user) -> list[Match]:
@@ -98,6 +118,7 @@ def lobby(
 ) -> HttpResponse:
     context = {
         "tables": open_tables(),
+        "live_tables": live_tables(),
         "my_tables": _my_tables(request.user),
         "form": form or CreateTableForm(),
         "house_form": house or HouseRulesForm(),

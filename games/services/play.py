@@ -248,6 +248,8 @@ def _finish_deal(
         Seat.objects.filter(match_id=match.pk, number__in=losers).update(fools=F("fools") + 1)
     match.status = Match.Status.FINISHED
     notify_seats_changed(seat.user_id for seat in seats)
+    # The lobby counts the tables playing and lists the games in progress.
+    notify_lobby_changed()
     match.finished_at = now
     match.turn_deadline = None
     match.bot_due_at = None

@@ -72,7 +72,9 @@ def test_a_play_now_game_is_open_to_watch_but_never_an_open_table():
     assert page.status_code == 200
     assert alla.username in page.content.decode() and boris.username in page.content.decode()
     lobby = watcher.get("/").content.decode()
-    assert reverse("games:table", args=[match.pk]) not in lobby.split('id="open-tables"')[1]
+    open_tables, games_in_progress = lobby.split('id="open-tables"')[1].split('id="live-tables"')
+    assert reverse("games:table", args=[match.pk]) not in open_tables
+    assert reverse("games:table", args=[match.pk]) in games_in_progress
 
 
 @pytest.mark.django_db
