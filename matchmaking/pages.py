@@ -51,18 +51,24 @@ def table_extras(match, user, *, seated: bool) -> dict:
     return extras
 
 
-def open_tables() -> list[Match]:
+def _public_tables(status: str, order: tuple[str, ...], count: int) -> list[Match]:
+    """Public tables of ``status``, with their seats and the variant in the reader's words."""
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
     tables = list(
-        Match.objects.filter(status=Match.Status.WAITING, is_private=False)
+        Match.objects.filter(status=status, is_private=False)
         .select_related("variant")
         .prefetch_related(seats)
-        .order_by("-created_at")[:50]
+        .order_by(*order)[:count]
     )
     for table in tables:
-        taken = [s for s in table.seats.all() if s.user_id or s.bot_level]
-        table.taken = len(taken)
         table.variant_label = rendering.variant_name(table.variant)
+    return tables
+
+
+def open_tables() -> list[Match]:
+    tables = _public_tables(Match.Status.WAITING, ("-created_at",), 50)
+    for table in tables:
+        table.taken = len([s for s in table.seats.all() if s.user_id or s.bot_level])
     # Reliability by each name, and the rules (house rules, least reliability) as tags.
     matchmaking.describe_open_tables(tables)
     return tables
@@ -74,15 +80,8 @@ LIVE_TABLES = 10
 
 def live_tables() -> list[Match]:
     """Public tables in play, for anyone to watch (a private one is its players' own)."""
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
-    tables = list(
-        Match.objects.filter(status=Match.Status.PLAYING, is_private=False)
-        .select_related("variant")
-        .prefetch_related(seats)
-        .order_by("-started_at", "-pk")[:LIVE_TABLES]
-    )
+    tables = _public_tables(Match.Status.PLAYING, ("-started_at", "-pk"), LIVE_TABLES)
     for table in tables:
-        table.variant_label = rendering.variant_name(table.variant)
         table.people = [s.display_name for s in table.seats.all()]
     return tables
 
