@@ -10,6 +10,9 @@
 //
 // Sound: a short chime when it becomes your turn, a thud when cards are taken, a
 // phrase at game over.  Off until the player turns it on; the choice is remembered.
+//
+// The tab's title starts with "Your turn" while it is, so that a player reading another
+// tab sees it without sound.
 (function () {
   "use strict";
   const page = document.getElementById("table-page");
@@ -135,8 +138,15 @@
     before = { state: snapshot(), cards: animating() ? positions() : null };
   });
 
+  const pageTitle = document.title;
+  function showTurnInTitle() {
+    document.title = snapshot().myTurn ? `${page.dataset.turnTitle} · ${pageTitle}` : pageTitle;
+  }
+  showTurnInTitle();
+
   // The extension has swapped the push in: now the cards glide over the new state.
   page.addEventListener("htmx:wsAfterMessage", () => {
+    showTurnInTitle();
     if (!before) return;
     const { state, cards } = before;
     before = null;

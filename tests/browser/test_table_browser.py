@@ -413,6 +413,9 @@ def test_a_game_on_a_phone(lang, browser, live_server_url):
     me.finish()
 
 
+YOUR_TURN = {"ru": "Ваш ход", "en": "Your turn"}
+
+
 def test_two_people_in_two_languages_play_a_whole_game(browser, live_server_url):
     """A Russian player on a phone against an English one on a desktop: every push
     reaches each page in its own language, whichever of them moved."""
@@ -432,6 +435,21 @@ def test_two_people_in_two_languages_play_a_whole_game(browser, live_server_url)
     english.page.get_by_role("button", name="Take a seat").click()
     for player in (russian, english):
         player.page.wait_for_selector("#table-hand .hand-card")
+    # The tab's title tells each player whose turn it is, in their language, and follows
+    # the turn as it passes.
+    leader_is_russian = bool(page.locator("#table-hand .me.acting").count())
+    leader, defender = (russian, english) if leader_is_russian else (english, russian)
+    for player, mine in ((leader, True), (defender, False)):
+        player.page.wait_for_function(
+            "([label, mine]) => document.title.startsWith(label) === mine",
+            arg=[YOUR_TURN[player.lang], mine],
+        )
+    assert leader.step()
+    for player, mine in ((leader, False), (defender, True)):
+        player.page.wait_for_function(
+            "([label, mine]) => document.title.startsWith(label) === mine",
+            arg=[YOUR_TURN[player.lang], mine],
+        )
     for _ in range(400):
         if all(p.page.locator("#table-result:not(.is-hidden)").count() for p in (russian, english)):
             break
