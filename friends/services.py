@@ -85,11 +85,23 @@ def presence_of(user_ids: Iterable[int]) -> dict[int, str]:
     }
 
 
+def tables_to_watch(user_ids: Iterable[int]) -> dict[int, int]:
+    """The public table in play of each of these users who sits at one."""
+    seats = Seat.objects.filter(
+        user_id__in=set(user_ids), match__status=Match.Status.PLAYING, match__is_private=False
+    )
+    return dict(seats.values_list("user_id", "match_id"))
+
+
 def panel(user: Any) -> dict[str, Any]:
-    """What the lobby's friends panel shows ``user``."""
+    """What the lobby's friends panel shows ``user``: each friend with their presence
+    (and ``watch_table``, the public game in play they sit at, if any)."""
     users = get_user_model().objects
     friends = list(users.filter(pk__in=friend_ids(user.pk)).order_by("username"))
     presence = presence_of(f.pk for f in friends)
+    watch = tables_to_watch(f.pk for f in friends)
+    for friend in friends:
+        friend.watch_table = watch.get(friend.pk)
     incoming = list(
         Friendship.objects.filter(to_user=user, accepted_at__isnull=True)
         .select_related("from_user")

@@ -155,6 +155,24 @@ def test_presence_is_online_playing_or_away():
     assert services.presence_of([anna.pk])[anna.pk] == "away"
 
 
+def test_a_friend_at_a_public_game_in_play_can_be_watched_from_the_panel():
+    anna, boris, carl, dan = make_user(), make_user(), make_user(), make_user()
+    for friend in (boris, carl, dan):
+        friends(anna, friend)
+    classic = RuleVariant.objects.get(slug="classic")
+    public = games.create_match(boris, classic, 2, bots=["medium"])
+    private = games.create_match(carl, classic, 2, bots=["medium"], is_private=True)
+    waiting_table(dan)
+    client = Client(HTTP_ACCEPT_LANGUAGE="ru")
+    client.force_login(anna)
+    panel = client.get("/").content.decode().split('id="friends-panel"')[1].split("</section>")[0]
+    rows = {row.split('"')[0]: row for row in panel.split('data-friend="')[1:]}
+    assert reverse("games:table", args=[public.pk]) in rows[boris.username]
+    assert "Смотреть" in rows[boris.username]
+    assert reverse("games:table", args=[private.pk]) not in panel
+    assert "Смотреть" not in rows[carl.username] and "Смотреть" not in rows[dan.username]
+
+
 def test_profile_offers_friend_and_block_in_russian():
     anna, boris = make_user(), make_user()
     client = Client(HTTP_ACCEPT_LANGUAGE="ru")
