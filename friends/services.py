@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from accounts.ratelimit import count_one
 from accounts.socket_news import tell_open_sockets
+from friends.blocks import tables_hidden_from
 from friends.models import Block, Friendship, Invite
 from games.models import Match, Seat
 from games.services import ActionRefused, join_match, send_push
@@ -85,11 +86,12 @@ def presence_of(user_ids: Iterable[int]) -> dict[int, str]:
     }
 
 
-def tables_to_watch(user_ids: Iterable[int]) -> dict[int, int]:
-    """The public table in play of each of these users who sits at one."""
+def tables_to_watch(user_ids: Iterable[int], viewer: Any) -> dict[int, int]:
+    """The public table in play of each of these users who sits at one that ``viewer``
+    may watch (no seated player there blocked them)."""
     seats = Seat.objects.filter(
         user_id__in=set(user_ids), match__status=Match.Status.PLAYING, match__is_private=False
-    )
+    ).exclude(match__in=tables_hidden_from(viewer))
     return dict(seats.values_list("user_id", "match_id"))
 
 
@@ -99,7 +101,7 @@ def panel(user: Any) -> dict[str, Any]:
     users = get_user_model().objects
     friends = list(users.filter(pk__in=friend_ids(user.pk)).order_by("username"))
     presence = presence_of(f.pk for f in friends)
-    watch = tables_to_watch(f.pk for f in friends)
+    watch = tables_to_watch((f.pk for f in friends), user)
     for friend in friends:
         friend.watch_table = watch.get(friend.pk)
     incoming = list(

@@ -28,8 +28,8 @@ from matchmaking.views import render_panel
 logger = logging.getLogger(__name__)
 
 
-def _lobby_html() -> str:
-    return render_open_tables()
+def _lobby_html(user: Any) -> str:
+    return render_open_tables(user)
 
 
 def _friends_html(user: Any) -> str:
@@ -57,7 +57,7 @@ class LobbyConsumer(InviteNotices, GuardedSocket):
         self.lobby_sending = asyncio.Lock()
         await self.join_groups(services.LOBBY_GROUP, lobby_user_group(user.pk))
         await self.accept()
-        await self.send(text_data=await db_call(_lobby_html)())
+        await self.send(text_data=await db_call(_lobby_html)(self.user))
         self.start_heartbeat(user.pk)
         await db_call(socket_changed_for)(user.pk)
 
@@ -73,7 +73,7 @@ class LobbyConsumer(InviteNotices, GuardedSocket):
                 code=CLOSE_TOO_MANY, reason=_("You are sending messages too fast; wait a moment.")
             )
             return
-        await self.send(text_data=await db_call(_lobby_html)())
+        await self.send(text_data=await db_call(_lobby_html)(self.user))
 
     async def send_notice(self, message: str) -> None:
         pass  # The lobby has no message area; the close code says why.
@@ -95,7 +95,7 @@ class LobbyConsumer(InviteNotices, GuardedSocket):
         async with self.lobby_sending:  # renders go out in the order they were read
             self.lobby_pending = False  # a change from now on renders again
             try:
-                await self.send(text_data=await db_call(_lobby_html)())
+                await self.send(text_data=await db_call(_lobby_html)(self.user))
             except Exception:  # a closed socket or a failed read: the next change tries again
                 logger.exception("could not push the lobby")
 
@@ -108,4 +108,4 @@ class LobbyConsumer(InviteNotices, GuardedSocket):
         await self.send(text_data=await db_call(_play_panel_html)(self.scope["user"]))
 
     async def show_new_language(self) -> None:
-        await self.send(text_data=await db_call(_lobby_html)())
+        await self.send(text_data=await db_call(_lobby_html)(self.user))

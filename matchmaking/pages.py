@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
 from friends import services as friends
+from friends.blocks import tables_hidden_from
 from games import rendering
 from games.forms import CreateTableForm
 from games.models import Match, Seat
@@ -51,22 +52,21 @@ def table_extras(match, user, *, seated: bool) -> dict:
     return extras
 
 
-def _public_tables(status: str, order: tuple[str, ...], count: int) -> list[Match]:
-    """Public tables of ``status``, with their seats and the variant in the reader's words."""
+def _public_tables(viewer, status: str, order: tuple[str, ...], count: int) -> list[Match]:
+    """Public tables of ``status`` that ``viewer`` may open (none where a seated player
+    blocked them), with their seats and the variant in the reader's words."""
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
-    tables = list(
-        Match.objects.filter(status=status, is_private=False)
-        .select_related("variant")
-        .prefetch_related(seats)
-        .order_by(*order)[:count]
-    )
+    tables = Match.objects.filter(status=status, is_private=False)
+    if viewer is not None and viewer.is_authenticated:
+        tables = tables.exclude(pk__in=tables_hidden_from(viewer))
+    tables = list(tables.select_related("variant").prefetch_related(seats).order_by(*order)[:count])
     for table in tables:
         table.variant_label = rendering.variant_name(table.variant)
     return tables
 
 
-def open_tables() -> list[Match]:
-    tables = _public_tables(Match.Status.WAITING, ("-created_at",), 50)
+def open_tables(viewer=None) -> list[Match]:
+    tables = _public_tables(viewer, Match.Status.WAITING, ("-created_at",), 50)
     for table in tables:
         table.taken = len([s for s in table.seats.all() if s.user_id or s.bot_level])
     # Reliability by each name, and the rules (house rules, least reliability) as tags.
@@ -78,18 +78,19 @@ def open_tables() -> list[Match]:
 LIVE_TABLES = 10
 
 
-def live_tables() -> list[Match]:
+def live_tables(viewer=None) -> list[Match]:
     """Public tables in play, for anyone to watch (a private one is its players' own)."""
-    tables = _public_tables(Match.Status.PLAYING, ("-started_at", "-pk"), LIVE_TABLES)
+    tables = _public_tables(viewer, Match.Status.PLAYING, ("-started_at", "-pk"), LIVE_TABLES)
     for table in tables:
         table.people = [s.display_name for s in table.seats.all()]
     return tables
 
 
-def render_open_tables() -> str:
-    """The lobby's push: the open tables, the games in progress and the live counts."""
-    tables = render_to_string("games/lobby.html#open-tables", {"tables": open_tables()})
-    live = render_to_string("games/lobby.html#live-tables", {"live_tables": live_tables()})
+def render_open_tables(viewer) -> str:
+    """The lobby's push to ``viewer``: the open tables, the games in progress and the
+    live counts."""
+    tables = render_to_string("games/lobby.html#open-tables", {"tables": open_tables(viewer)})
+    live = render_to_string("games/lobby.html#live-tables", {"live_tables": live_tables(viewer)})
     counts = render_to_string(
         "matchmaking/lobby_counts.html", {"counts": matchmaking.lobby_counts(), "oob": True}
     )
@@ -116,8 +117,8 @@ def lobby(
     house: HouseRulesForm | None = None,
 ) -> HttpResponse:
     context = {
-        "tables": open_tables(),
-        "live_tables": live_tables(),
+        "tables": open_tables(request.user),
+        "live_tables": live_tables(request.user),
         "my_tables": _my_tables(request.user),
         "form": form or CreateTableForm(),
         "house_form": house or HouseRulesForm(),

@@ -173,6 +173,21 @@ def test_a_friend_at_a_public_game_in_play_can_be_watched_from_the_panel():
     assert "Смотреть" not in rows[carl.username] and "Смотреть" not in rows[dan.username]
 
 
+def test_no_watch_link_to_a_game_where_another_player_blocked_you():
+    anna, boris, fay = make_user(), make_user(), make_user()
+    friends(anna, boris)
+    services.block(fay, anna)
+    match = waiting_table(boris)
+    games.join_match(match, fay)
+    assert services.tables_to_watch([boris.pk], boris) == {boris.pk: match.pk}
+    assert services.tables_to_watch([boris.pk], anna) == {}
+    client = Client()
+    client.force_login(anna)
+    panel = client.get("/").content.decode().split('id="friends-panel"')[1].split("</section>")[0]
+    assert 'data-presence="playing"' in panel
+    assert reverse("games:table", args=[match.pk]) not in panel
+
+
 def test_profile_offers_friend_and_block_in_russian():
     anna, boris = make_user(), make_user()
     client = Client(HTTP_ACCEPT_LANGUAGE="ru")

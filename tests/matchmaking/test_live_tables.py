@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from friends.services import block
 from games.models import RuleVariant
 from games.services import create_match, resign
 from tests.live.conftest import Socket
@@ -43,6 +44,21 @@ def test_public_games_in_play_are_listed_to_watch_in_english_and_russian():
         assert reverse("games:table", args=[hidden.pk]) not in english
     russian = live_list(lobby_for(vera, "ru"))
     assert "Смотреть" in russian and "Бот 2 (Средний)" in russian
+
+
+@pytest.mark.django_db
+def test_the_tables_of_a_player_who_blocked_you_are_left_out_of_your_lists():
+    alla, boris, vera = make_user(), make_user(), make_user()
+    block(alla, vera)
+    playing = create_match(alla, classic(), 2, bots=["medium"])
+    waiting = create_match(alla, classic(), 3)
+    tables = {
+        name: lobby_for(user, "en").split('id="open-tables"')[1]
+        for name, user in (("boris", boris), ("vera", vera))
+    }
+    for match in (playing, waiting):
+        url = reverse("games:table", args=[match.pk])
+        assert url in tables["boris"] and url not in tables["vera"]
 
 
 @pytest.mark.django_db
