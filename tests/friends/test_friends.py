@@ -188,6 +188,20 @@ def test_no_watch_link_to_a_game_where_another_player_blocked_you():
     assert reverse("games:table", args=[match.pk]) not in panel
 
 
+def test_a_profile_offers_to_watch_the_public_game_its_player_is_in():
+    anna, boris = make_user(), make_user()
+    match = games.create_match(boris, RuleVariant.objects.get(slug="classic"), 2, bots=["medium"])
+    client = Client(HTTP_ACCEPT_LANGUAGE="ru")
+    client.force_login(anna)
+    profile = reverse("accounts:profile", args=[boris.username])
+    watch = f'href="{reverse("games:table", args=[match.pk])}"'
+    page = client.get(profile).content.decode()
+    assert "Сейчас играет" in page and watch in page
+    games.resign(match.pk, boris)
+    page = client.get(profile).content.decode()
+    assert "Сейчас играет" not in page and watch not in page
+
+
 def test_profile_offers_friend_and_block_in_russian():
     anna, boris = make_user(), make_user()
     client = Client(HTTP_ACCEPT_LANGUAGE="ru")
