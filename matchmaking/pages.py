@@ -81,8 +81,11 @@ LIVE_TABLES = 10
 def live_tables(viewer=None) -> list[Match]:
     """Public tables in play, for anyone to watch (a private one is its players' own)."""
     tables = _public_tables(viewer, Match.Status.PLAYING, ("-started_at", "-pk"), LIVE_TABLES)
+    me = viewer.pk if viewer is not None and viewer.is_authenticated else None
     for table in tables:
-        table.people = [s.display_name for s in table.seats.all()]
+        seats = table.seats.all()
+        table.people = [s.display_name for s in seats]
+        table.mine = any(s.user_id == me for s in seats if s.user_id)
     return tables
 
 

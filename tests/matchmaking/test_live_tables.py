@@ -44,6 +44,10 @@ def test_public_games_in_play_are_listed_to_watch_in_english_and_russian():
         assert reverse("games:table", args=[hidden.pk]) not in english
     russian = live_list(lobby_for(vera, "ru"))
     assert "Смотреть" in russian and "Бот 2 (Средний)" in russian
+    # A player finds their own game in the list as a way back to it.
+    own = live_list(lobby_for(alla, "en"))
+    assert reverse("games:table", args=[public.pk]) in own
+    assert "Back to your game" in own and "Watch" not in own
 
 
 @pytest.mark.django_db
