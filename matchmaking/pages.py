@@ -9,6 +9,8 @@ they need; durak_site/urls.py routes them in the games namespace (``games:lobby`
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
@@ -52,7 +54,7 @@ def table_extras(match, user, *, seated: bool) -> dict:
     return extras
 
 
-def _public_tables(viewer, status: str, order: tuple[str, ...], count: int) -> list[Match]:
+def _public_tables(viewer: Any, status: str, order: tuple[str, ...], count: int) -> list[Match]:
     """Public tables of ``status`` that ``viewer`` may open (none where a seated player
     blocked them), with their seats and the variant in the reader's words."""
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
@@ -65,7 +67,7 @@ def _public_tables(viewer, status: str, order: tuple[str, ...], count: int) -> l
     return tables
 
 
-def open_tables(viewer=None) -> list[Match]:
+def open_tables(viewer: Any = None) -> list[Match]:
     tables = _public_tables(viewer, Match.Status.WAITING, ("-created_at",), 50)
     for table in tables:
         table.taken = len([s for s in table.seats.all() if s.user_id or s.bot_level])
@@ -78,18 +80,18 @@ def open_tables(viewer=None) -> list[Match]:
 LIVE_TABLES = 10
 
 
-def live_tables(viewer=None) -> list[Match]:
+def live_tables(viewer: Any = None) -> list[Match]:
     """Public tables in play, for anyone to watch (a private one is its players' own)."""
     tables = _public_tables(viewer, Match.Status.PLAYING, ("-started_at", "-pk"), LIVE_TABLES)
     me = viewer.pk if viewer is not None and viewer.is_authenticated else None
     for table in tables:
         seats = table.seats.all()
         table.people = [s.display_name for s in seats]
-        table.mine = any(s.user_id == me for s in seats if s.user_id)
+        table.mine = me is not None and any(s.user_id == me for s in seats)
     return tables
 
 
-def render_open_tables(viewer) -> str:
+def render_open_tables(viewer: Any) -> str:
     """The lobby's push to ``viewer``: the open tables, the games in progress and the
     live counts."""
     tables = render_to_string("games/lobby.html#open-tables", {"tables": open_tables(viewer)})
