@@ -74,13 +74,21 @@ def test_an_invite_arrives_live_on_a_profile_page_and_join_seats_the_friend(
 def test_a_blocked_player_cannot_join(browser, live_server_url):
     dana, dana_user = person(browser, live_server_url, "Dana", "en", PHONE)
     carl, carl_user = person(browser, live_server_url, "Carl", "ru", DESKTOP)
+    dana.goto(live_server_url + "/")
+    create_waiting_table(dana, "Create table")
+    table = dana.url
+    carl.goto(live_server_url + "/")
+    join = carl.locator("#open-tables").get_by_role("button", name="Сесть")
+    join.wait_for()
+    # Dana blocks Carl while his lobby still shows her table.
     dana.goto(f"{live_server_url}/u/Carl/")
     dana.get_by_role("button", name="Block").click()
     dana.wait_for_selector("text=Unblock")
     assert Block.objects.filter(blocker=dana_user, blocked=carl_user).exists()
-    dana.goto(live_server_url + "/")
-    create_waiting_table(dana, "Create table")
-    carl.goto(live_server_url + "/")
-    carl.locator("#open-tables").get_by_role("button", name="Сесть").click()
+    join.click()
     carl.wait_for_selector("text=Игрок за этим столом заблокировал вас.")
     assert not Seat.objects.filter(user=carl_user).exists()
+    # From now on his lobby leaves her table out, and the table does not open for him.
+    carl.goto(live_server_url + "/")
+    assert carl.locator("#open-tables").get_by_text("Открытых столов сейчас нет").count() == 1
+    assert carl.goto(table).status == 404
