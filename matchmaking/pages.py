@@ -24,7 +24,6 @@ from games import rendering
 from games.forms import CreateTableForm
 from games.models import Match, Seat
 from games.services import ActionRefused
-from history.reliability import reliability_of
 from matchmaking import services as matchmaking
 from matchmaking.forms import HouseRulesForm
 from matchmaking.house_rules import allowed_choices, table_rules
@@ -44,11 +43,11 @@ def lobby_context(user) -> dict:
 
 
 def table_extras(match, user, *, seated: bool) -> dict:
-    """The table page's pieces above the games app: each player's reliability, and the
-    friends a seated player may invite while the table waits."""
+    """The table page's pieces above the games app: each player's reliability (the one
+    kept on the user's row), and the friends a seated player may invite while the table
+    waits."""
     players = [s.user for s in match.seats.select_related("user") if s.user_id]
-    scores = reliability_of(u.pk for u in players)
-    extras = {"reliabilities": [(u.username, scores[u.pk]) for u in players]}
+    extras = {"reliabilities": [(u.username, u.reliability) for u in players]}
     if seated and match.status == Match.Status.WAITING:
         extras["invitable"] = friends.panel(user)["friends"]
     return extras

@@ -30,7 +30,7 @@ from games.services.tables import create_match
 from games.socket_guard import SocketQuota
 from history import glicko2
 from history.models import Rating
-from history.reliability import reliability, reliability_of
+from history.reliability import reliability
 from history.services import rating_class_for
 from matchmaking import pairing
 from matchmaking.conf import setting
@@ -359,15 +359,19 @@ def last_choice(user: Any) -> dict[str, Any]:
 
 
 def describe_open_tables(tables: list[Match]) -> None:
-    """Give each open table (seats prefetched) ``people``, its players' names with
-    their reliability, and ``tags``, its rules in words with any least reliability."""
-    scores = reliability_of(s.user_id for t in tables for s in t.seats.all())
+    """Give each open table (seats and their users prefetched) ``people``, its players'
+    names with their reliability, and ``tags``, its rules in words with any least
+    reliability.
+
+    The reliability is the one kept on each user's row (``User.reliability``), as the
+    table page shows it: no query per push for it.
+    """
     minimums = dict(
         TableMinimum.objects.filter(match__in=tables).values_list("match_id", "minimum")
     )
     for table in tables:
         taken = [s for s in table.seats.all() if s.user_id or s.bot_level]
-        table.people = [(s.display_name, scores.get(s.user_id)) for s in taken]
+        table.people = [(s.display_name, s.user.reliability if s.user_id else None) for s in taken]
         table.tags = rule_tags(table.engine_rules, table.turn_seconds)
         if table.pk in minimums:
             table.tags.append(_("reliability %(score)d+") % {"score": minimums[table.pk]})

@@ -89,6 +89,12 @@ def test_the_lobby_shows_reliability_next_to_names_and_the_minimum_as_a_tag():
     assert "надёжность от 70" in page
     profile = client.get(f"/u/{creator.username}/").content.decode()
     assert "Надёжность" in profile and '<span class="reliability">100</span>' in profile
+    # A player who gave up a game shows the lower score by their open table.
+    quitter = make_user()
+    resigned_game(quitter, make_user())
+    games.create_match(quitter, classic(), 2)
+    page = client.get("/").content.decode()
+    assert f'{quitter.username} <span class="reliability" title="Надёжность">83</span>' in page
 
 
 def test_seeks_pair_only_players_above_each_others_minimum():
