@@ -95,21 +95,28 @@ def tables_to_watch(user_ids: Iterable[int], viewer: Any) -> dict[int, int]:
     return dict(seats.values_list("user_id", "match_id"))
 
 
-def panel(user: Any) -> dict[str, Any]:
-    """What the lobby's friends panel shows ``user``: each friend with their presence
-    (and ``watch_table``, the public game in play they sit at, if any)."""
+def friends_present(user: Any) -> list[tuple[Any, str]]:
+    """``user``'s friends by name, each with their presence (``presence_of``)."""
     users = get_user_model().objects
     friends = list(users.filter(pk__in=friend_ids(user.pk)).order_by("username"))
     presence = presence_of(f.pk for f in friends)
-    watch = tables_to_watch((f.pk for f in friends), user)
-    for friend in friends:
+    return [(f, presence[f.pk]) for f in friends]
+
+
+def panel(user: Any) -> dict[str, Any]:
+    """What the lobby's friends panel shows ``user``: each friend with their presence
+    (and ``watch_table``, the public game in play they sit at, if any), and the
+    requests waiting for an answer."""
+    friends = friends_present(user)
+    watch = tables_to_watch((f.pk for f, _presence in friends), user)
+    for friend, _presence in friends:
         friend.watch_table = watch.get(friend.pk)
     incoming = list(
         Friendship.objects.filter(to_user=user, accepted_at__isnull=True)
         .select_related("from_user")
         .order_by("created_at")
     )
-    return {"friends": [(f, presence[f.pk]) for f in friends], "incoming": incoming}
+    return {"friends": friends, "incoming": incoming}
 
 
 def relation_to(user: Any, other: Any) -> dict[str, Any]:

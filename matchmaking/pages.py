@@ -49,7 +49,7 @@ def table_extras(match, user, *, seated: bool) -> dict:
     players = [s.user for s in match.seats.select_related("user") if s.user_id]
     extras = {"reliabilities": [(u.username, u.reliability) for u in players]}
     if seated and match.status == Match.Status.WAITING:
-        extras["invitable"] = friends.panel(user)["friends"]
+        extras["invitable"] = friends.friends_present(user)
     return extras
 
 
