@@ -81,6 +81,11 @@ def _keep(*choices: tuple[str, Any]) -> list[tuple[str, Any]]:
     return [("", _("As in the variant")), *choices]
 
 
+def turn_choices() -> list[tuple[str, Any]]:
+    """The turn timers, formatted when a form is made, in the language of its request."""
+    return _keep(*((str(s), _("%(seconds)d s") % {"seconds": s}) for s in HOUSE_TURNS))
+
+
 class HouseRulesForm(forms.Form):
     """The house rules of a new table; each left blank keeps the variant's rule.
 
@@ -125,5 +130,5 @@ class HouseRulesForm(forms.Form):
     turn_seconds = forms.ChoiceField(
         label=_("Turn time"),
         required=False,
-        choices=_keep(*((str(s), _("%(seconds)d s") % {"seconds": s}) for s in HOUSE_TURNS)),
+        choices=turn_choices,
     )

@@ -58,3 +58,12 @@ def test_bots_at_one_table_have_names_of_their_own():
     with translation.override("ru"):
         seat = Seat.objects.get(match=match, number=2)
         assert seat.display_name.startswith("Бот 3 (")
+
+
+@pytest.mark.parametrize(("language", "fifteen"), [("en", "15 s"), ("ru", "15 с")])
+def test_the_house_rules_turn_timers_are_worded_in_the_page_language(language, fifteen):
+    from matchmaking.forms import HouseRulesForm
+
+    with translation.override(language):
+        html = str(HouseRulesForm()["turn_seconds"])
+    assert f'<option value="15">{fifteen}</option>' in html

@@ -1,0 +1,60 @@
+"""The narrowest phones (320 px wide), in Russian: no page runs past the screen.
+
+Russian words are longer than English ones, and a select is as wide as its longest
+option, so the lobby's forms and the table are read at 320 px; the report form's text
+box is opened too. A person's reliability on a seat is read against its own background.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.models import RuleVariant
+
+from .test_play_now_browser import fresh_process_state, person  # noqa: F401
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NARROW = {"viewport": {"width": 320, "height": 640}, "is_mobile": True, "has_touch": True}
+PAGE_WIDTH = "() => document.documentElement.scrollWidth"
+# WCAG's contrast ratio of an element's text colour to the colour behind it.
+CONTRAST = """(el) => {
+  const rgb = (s) => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const light = (c) => {
+    const [r, g, b] = c.map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const style = getComputedStyle(el);
+  const [a, b] = [light(rgb(style.color)), light(rgb(style.backgroundColor))];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def test_the_lobby_and_a_table_fit_a_320_pixel_phone_in_russian(browser, live_server_url):
+    page, olga = person(browser, live_server_url, "Olga", "ru", NARROW)
+    assert page.evaluate(PAGE_WIDTH) <= 320
+    page.locator("form.create-table details summary").click()
+    turn = page.locator('form.create-table select[name="turn_seconds"] option[value="15"]')
+    assert turn.text_content() == "15 с"
+    assert page.evaluate(PAGE_WIDTH) <= 320
+
+    pavel = get_user_model().objects.create(username="Pavel")
+    match = services.create_match(pavel, RuleVariant.objects.get(slug="classic"), 2)
+    services.join_match(match, olga)
+    page.goto(f"{live_server_url}/games/{match.pk}/")
+    badge = page.locator("#table-seats .seat .reliability")
+    badge.wait_for()
+    assert badge.evaluate(CONTRAST) >= 4.5
+    assert page.evaluate(PAGE_WIDTH) <= 320
+
+    # A spectator's report form: its text box keeps inside the screen.
+    watcher, _user = person(browser, live_server_url, "Vera", "ru", NARROW)
+    watcher.goto(f"{live_server_url}/games/{match.pk}/")
+    watcher.locator("details:has(textarea) summary").first.click()
+    assert watcher.locator("textarea").first.is_visible()
+    assert watcher.evaluate(PAGE_WIDTH) <= 320
