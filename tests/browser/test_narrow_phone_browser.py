@@ -2,7 +2,7 @@
 
 Russian words are longer than English ones, and a select is as wide as its longest
 option, so the lobby's forms and the table are read at 320 px; the report form's text
-box is opened too. A person's reliability on a seat is read against its own background.
+box is opened too, and a hand of six lies in one row. A person's reliability on a seat is read against its own background.
 """
 
 from __future__ import annotations
@@ -51,6 +51,11 @@ def test_the_lobby_and_a_table_fit_a_320_pixel_phone_in_russian(browser, live_se
     badge.wait_for()
     assert badge.evaluate(CONTRAST) >= 4.5
     assert page.evaluate(PAGE_WIDTH) <= 320
+    # The dealt hand of six lies in one row.
+    tops = page.locator("#table-hand .hand-card").evaluate_all(
+        "(cards) => cards.map((card) => Math.round(card.getBoundingClientRect().top))"
+    )
+    assert len(tops) == 6 and len(set(tops)) == 1, tops
 
     # A spectator's report form: its text box keeps inside the screen.
     watcher, _user = person(browser, live_server_url, "Vera", "ru", NARROW)
