@@ -92,7 +92,7 @@ def bar_chart(
 ) -> SafeString:
     """Horizontal bars: (label, value, text shown after the bar).  ``scale`` is the
     value of a full-width bar (1.0 for rates); by default the largest value."""
-    row_h, label_w, text_w = 24, 170, 110
+    row_h, label_w, text_w = 24, 200, 110
     top = scale or max((value for _, value, _ in rows), default=0) or 1
     plot_w = width - label_w - text_w
     height = max(row_h * len(rows), row_h)
@@ -100,7 +100,7 @@ def bar_chart(
     for i, (label, value, text) in enumerate(rows):
         y = i * row_h
         # Long names are cut to fit the label column; the bar's tooltip has them whole.
-        short = label if len(label) <= 24 else label[:23] + "…"
+        short = label if len(label) <= 27 else label[:26] + "…"
         w = plot_w * min(value / top, 1)
         items.append(
             (

@@ -15,6 +15,7 @@ from django.db import connection
 from django.db.models import Count, DateField, F, FloatField, Func, Q, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
+from django.utils.formats import number_format
 
 from games.models import BotLevel, Deal, Move, RuleVariant, Seat
 
@@ -72,6 +73,14 @@ class Rate:
     @property
     def value(self) -> float | None:
         return _rate(self.part, self.whole)
+
+    @property
+    def text(self) -> str:
+        """ "48.6% (17/35)", with the decimal mark of the active language; "—" for none."""
+        if not self.whole:
+            return "—"
+        percent = number_format(round(self.part / self.whole * 100, 1), 1)
+        return f"{percent}% ({self.part}/{self.whole})"
 
 
 @dataclass

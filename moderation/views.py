@@ -66,10 +66,7 @@ def dashboard(request: HttpRequest) -> TemplateResponse:
     )
 
     def rate_rows(rates: list[stats.Rate]) -> list[tuple[str, float, str]]:
-        return [
-            (r.label, r.value or 0, f"{r.value:.1%} ({r.part}/{r.whole})" if r.whole else "—")
-            for r in rates
-        ]
+        return [(r.label, r.value or 0, r.text) for r in rates]
 
     seat_chart = charts.bar_chart(
         [(_("Seat %(n)s") % {"n": label}, v, t) for label, v, t in rate_rows(figures.fool_by_seat)],

@@ -153,3 +153,20 @@ def test_dashboard_page_draws_svg_charts_for_staff_only(client, moderator, histo
     assert "Seat 1" in html and "Easy" in html
     assert "<script" not in html.split('id="content-main"')[1]
     assert url in client.get(reverse("admin:index")).content.decode()
+
+
+@pytest.mark.parametrize(("language", "text"), [("en", "48.6% (17/35)"), ("ru", "48,6% (17/35)")])
+def test_a_rate_is_written_rounded_with_the_languages_decimal_mark(language, text):
+    from django.utils import translation
+
+    with translation.override(language):
+        assert dashboard.Rate("Seat 1", 17, 35).text == text
+        assert dashboard.Rate("Seat 7", 0, 0).text == "—"
+
+
+@pytest.mark.django_db
+def test_the_dashboard_writes_its_rates_in_the_admins_language(client, moderator, history):
+    client.force_login(moderator)
+    url = reverse("admin:dashboard")
+    assert "Seat 1: 33.3% (2/6)" in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Место 1: 33,3% (2/6)" in client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
