@@ -38,7 +38,7 @@ def test_sign_up_log_out_and_log_in_again(page, live_server_url):
     assert get_user_model().objects.filter(username="Svetlana").count() == 1
 
 
-def test_a_profile_with_games_fits_a_phone_in_russian(browser, live_server_url):
+def test_a_profile_and_its_games_fit_a_phone_in_russian(browser, live_server_url):
     from history.seeding import get_user, play_match
 
     user = get_user("Svetlana")
@@ -55,6 +55,16 @@ def test_a_profile_with_games_fits_a_phone_in_russian(browser, live_server_url):
     page.goto(live_server_url + "/u/Svetlana/")
     assert page.locator("[data-testid=stats-variant]").is_visible()
     assert "Задачи" in page.locator("[data-testid=profile-puzzles]").inner_text()
-    # The statistics tables are wider than the phone: they scroll, the page does not.
+    # Every statistics table fits the phone whole: nothing to scroll sideways.
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    tables = page.locator("[data-testid=profile-history] table").evaluate_all(
+        "(tables) => tables.map((t) => [t.scrollWidth, t.clientWidth])"
+    )
+    assert len(tables) == 3 and all(scroll <= width for scroll, width in tables), tables
+    # The list of games: each game's replay link is on the screen, no sideways scroll.
+    page.goto(live_server_url + "/u/Svetlana/games/")
+    replay = page.get_by_role("link", name="Повтор").first
+    box = replay.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     context.close()
