@@ -1,8 +1,9 @@
 """The narrowest phones (320 px wide), in Russian: no page runs past the screen.
 
 Russian words are longer than English ones, and a select is as wide as its longest
-option, so the lobby's forms and the table are read at 320 px; the report form's text
-box is opened too, and a hand of six lies in one row. A person's reliability on a seat is read against its own background.
+option, so the lobby's forms, the filters over a player's games and the table are read
+at 320 px; a spectator's report form is opened too, and a hand of six lies in one row.
+A person's reliability on a seat is read against its own background.
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ def test_the_lobby_and_a_table_fit_a_320_pixel_phone_in_russian(browser, live_se
     page.locator("form.create-table details summary").click()
     turn = page.locator('form.create-table select[name="turn_seconds"] option[value="15"]')
     assert turn.text_content() == "15 с"
+    assert page.evaluate(PAGE_WIDTH) <= 320
+
+    # The filters over a player's games: the variants' select is the widest field.
+    page.goto(f"{live_server_url}/u/Olga/games/")
+    assert page.locator('select[name="variant"]').is_visible()
     assert page.evaluate(PAGE_WIDTH) <= 320
 
     pavel = get_user_model().objects.create(username="Pavel")
