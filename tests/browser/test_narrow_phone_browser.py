@@ -1,8 +1,9 @@
 """The narrowest phones (320 px wide), in Russian: no page runs past the screen.
 
 Russian words are longer than English ones, and a select is as wide as its longest
-option, so the lobby's forms, the filters over a player's games and the table are read
-at 320 px; a spectator's report form is opened too, and a hand of six lies in one row.
+option, so the lobby's forms and open tables, the filters over a player's games and the
+table are read at 320 px; a spectator's report form is opened too, and a hand of six
+lies in one row.
 A person's reliability on a seat is read against its own background.
 """
 
@@ -36,9 +37,21 @@ CONTRAST = """(el) => {
 }"""
 
 
+def on_screen(locator) -> bool:
+    box = locator.bounding_box()
+    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 320
+
+
 def test_the_lobby_and_a_table_fit_a_320_pixel_phone_in_russian(browser, live_server_url):
+    pavel = get_user_model().objects.create(username="Pavel_Sergeyevich")
+    match = services.create_match(pavel, RuleVariant.objects.get(slug="classic"), 2)
+    shown = RuleVariant.objects.get(slug="transfer-trump-show")
+    waiting = services.create_match(pavel, shown, 4, bots=["hard"])
     page, olga = person(browser, live_server_url, "Olga", "ru", NARROW)
     assert page.evaluate(PAGE_WIDTH) <= 320
+    # Each open table's button to sit down is on the screen, not scrolled away.
+    for table in (match, waiting):
+        assert on_screen(page.locator(f'#open-tables tr[data-match="{table.pk}"] button'))
     page.locator("form.create-table details summary").click()
     turn = page.locator('form.create-table select[name="turn_seconds"] option[value="15"]')
     assert turn.text_content() == "15 с"
@@ -49,8 +62,6 @@ def test_the_lobby_and_a_table_fit_a_320_pixel_phone_in_russian(browser, live_se
     assert page.locator('select[name="variant"]').is_visible()
     assert page.evaluate(PAGE_WIDTH) <= 320
 
-    pavel = get_user_model().objects.create(username="Pavel")
-    match = services.create_match(pavel, RuleVariant.objects.get(slug="classic"), 2)
     services.join_match(match, olga)
     page.goto(f"{live_server_url}/games/{match.pk}/")
     badge = page.locator("#table-seats .seat .reliability")
