@@ -76,7 +76,7 @@ class Rate:
 
     @property
     def text(self) -> str:
-        """ "48.6% (17/35)", with the decimal mark of the active language; "—" for none."""
+        """The rate as a person reads it, in the active language: 48.6% (17/35), or —."""
         if not self.whole:
             return "—"
         percent = number_format(round(self.part / self.whole * 100, 1), 1)
