@@ -43,6 +43,7 @@ else:
         raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DJANGO_DEBUG=0.")
 
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+CSRF_FAILURE_VIEW = "durak_site.errors.csrf_failure"
 
 INSTALLED_APPS = [
     "daphne",

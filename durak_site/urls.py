@@ -45,3 +45,7 @@ urlpatterns = [
     path("", include("puzzles.urls")),
     path("", include("daily.urls")),
 ]
+
+handler400 = "durak_site.errors.bad_request"
+handler403 = "durak_site.errors.permission_denied"
+handler404 = "durak_site.errors.page_not_found"
