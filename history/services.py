@@ -352,12 +352,12 @@ def profile_stats(user: Any) -> dict[str, Any]:
     )
     per_variant = list(
         games.values("variant_id", "variant__name")
-        .annotate(games=Count("id"), fools=fool, safe=safe, draws=draw)
+        .annotate(games=Count("id"), fools=fool, draws=draw)
         .order_by("variant__name")
     )
     per_players = list(
         games.values("players")
-        .annotate(games=Count("id"), fools=fool, safe=safe, draws=draw)
+        .annotate(games=Count("id"), fools=fool, draws=draw)
         .order_by("players")
     )
     for row in [totals, *per_variant, *per_players]:

@@ -77,9 +77,10 @@ class Rate:
     @property
     def text(self) -> str:
         """The rate as a person reads it, in the active language: 48.6% (17/35), or —."""
-        if not self.whole:
+        value = self.value
+        if value is None:
             return "—"
-        percent = number_format(round(self.part / self.whole * 100, 1), 1)
+        percent = number_format(round(value * 100, 1), 1)
         return f"{percent}% ({self.part}/{self.whole})"
 
 
