@@ -21,8 +21,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NARROW = {"viewport": {"width": 320, "height": 640}, "is_mobile": True, "has_touch": True}
 PAGE_WIDTH = "() => document.documentElement.scrollWidth"
-# WCAG's contrast ratio of an element's text colour to the colour behind it.
-CONTRAST = """(el) => {
+# WCAG's contrast ratio of the text colour of the element ``selector`` names to the
+# colour behind it, read in one go (a push may swap the seats in meanwhile); null while
+# the element is missing.
+CONTRAST = """(selector) => {
+  const el = document.querySelector(selector);
+  if (!el) return null;
   const rgb = (s) => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
   const light = (c) => {
     const [r, g, b] = c.map((v) => {
@@ -35,6 +39,9 @@ CONTRAST = """(el) => {
   const [a, b] = [light(rgb(style.color)), light(rgb(style.backgroundColor))];
   return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 }"""
+# The tops of the hand's cards, read in one go.
+HAND_TOPS = """() => [...document.querySelectorAll("#table-hand .hand-card")].map(
+  (card) => Math.round(card.getBoundingClientRect().top))"""
 
 
 # Whether the element is laid out inside the screen's width. Read in one go, and waited
@@ -70,14 +77,13 @@ def test_the_lobby_and_a_table_fit_a_320_pixel_phone_in_russian(browser, live_se
 
     services.join_match(match, olga)
     page.goto(f"{live_server_url}/games/{match.pk}/")
-    badge = page.locator("#table-seats .seat .reliability")
-    badge.wait_for()
-    assert badge.evaluate(CONTRAST) >= 4.5
+    badge = "#table-seats .seat .reliability"
+    page.locator(badge).wait_for()
+    contrast = page.evaluate(CONTRAST, badge)
+    assert contrast is not None and contrast >= 4.5, contrast
     assert page.evaluate(PAGE_WIDTH) <= 320
     # The dealt hand of six lies in one row.
-    tops = page.locator("#table-hand .hand-card").evaluate_all(
-        "(cards) => cards.map((card) => Math.round(card.getBoundingClientRect().top))"
-    )
+    tops = page.evaluate(HAND_TOPS)
     assert len(tops) == 6 and len(set(tops)) == 1, tops
 
     # A spectator's report form: its text box keeps inside the screen.
