@@ -360,6 +360,7 @@ def piece_inputs(context: dict[str, Any]) -> dict[str, Any]:
             context["result"],
             context["aborted"],
             match.abort_reason,
+            match.is_rated,
             [(row["name"], row["fools"]) for row in context["seats"]],
         ),
     }

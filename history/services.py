@@ -269,6 +269,46 @@ def player_ids(match: Match) -> set[int]:
     )
 
 
+@dataclass(frozen=True)
+class DealRating:
+    """One player's rating after a finished deal, and what the deal changed it by."""
+
+    name: str
+    rating: float
+    delta: float
+    is_viewer: bool
+
+    @property
+    def gained(self) -> bool:
+        return round(self.delta) >= 0
+
+    @property
+    def delta_text(self) -> str:
+        """The change as a signed whole number, "+12" or "−7" (a minus sign, not a hyphen)."""
+        points = round(self.delta)
+        return f"+{points}" if points >= 0 else f"\u2212{-points}"
+
+
+def deal_ratings(match: Match, deal_number: int, viewer_id: int | None) -> list[DealRating]:
+    """The ratings a finished deal changed, in seat order (empty for an unrated deal)."""
+    changes = {
+        c.user_id: c
+        for c in RatingChange.objects.filter(deal__match=match, deal__number=deal_number)
+    }
+    if not changes:
+        return []
+    seats = Seat.objects.filter(match=match, user_id__in=changes).select_related("user")
+    return [
+        DealRating(
+            name=seat.display_name,
+            rating=changes[seat.user_id].rating,
+            delta=changes[seat.user_id].delta,
+            is_viewer=seat.user_id == viewer_id,
+        )
+        for seat in seats.order_by("number")
+    ]
+
+
 def can_replay(user: Any, match: Match, seats: list[Seat] | None = None) -> bool:
     """Public matches are open to everyone; private ones to their players (and staff)."""
     if not match.is_private:

@@ -10,5 +10,6 @@ app_name = "history"
 urlpatterns = [
     path("u/<str:username>/games/", views.my_games, name="games"),
     path("games/<id:pk>/replay/record.json", views.record, name="record"),
+    path("games/<id:pk>/deals/<int:number>/ratings/", views.deal_ratings, name="deal_ratings"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
 ]

@@ -101,6 +101,19 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+def deal_ratings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """What a finished deal did to its players' ratings, for the table's result panel
+    (204 when it changed none: an unrated game, or bots only)."""
+    match = get_object_or_404(Match, pk=pk)
+    if not services.can_replay(request.user, match):
+        raise Http404(_("No such game."))
+    rows = services.deal_ratings(match, number, request.user.pk)
+    if not rows:
+        return HttpResponse(status=204)
+    return render(request, "history/deal_ratings.html", {"rows": rows})
+
+
+@require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
     rating_class = request.GET.get("class", RatingClass.TWO_PLAYER)
     if rating_class not in RatingClass.values:
