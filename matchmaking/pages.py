@@ -1,6 +1,6 @@
 """The lobby and the table page: the games app's tables, shown with what the apps
 above it add: the "Play now" panel and house rules (here), each player's
-reliability (history) and the friends panel (friends).
+reliability and rating (history) and the friends panel (friends).
 
 A lower app never imports a higher one, so these views live here, the highest app
 they need; durak_site/urls.py routes them in the games namespace (``games:lobby``,
@@ -24,6 +24,9 @@ from games import rendering
 from games.forms import CreateTableForm
 from games.models import Match, Seat
 from games.services import ActionRefused
+from history import glicko2
+from history.models import Rating
+from history.services import rating_class_for
 from matchmaking import services as matchmaking
 from matchmaking.forms import HouseRulesForm
 from matchmaking.house_rules import allowed_choices, table_rules
@@ -44,13 +47,27 @@ def lobby_context(user) -> dict:
 
 def table_extras(match, user, *, seated: bool) -> dict:
     """The table page's pieces above the games app: each player's reliability (the one
-    kept on the user's row), and the friends a seated player may invite while the table
-    waits."""
+    kept on the user's row), at a rated table each player's rating in its class, and
+    the friends a seated player may invite while the table waits."""
     players = [s.user for s in match.seats.select_related("user") if s.user_id]
     extras = {"reliabilities": [(u.username, u.reliability) for u in players]}
+    if match.is_rated and players:
+        extras["ratings"] = player_ratings(match, players)
     if seated and match.status == Match.Status.WAITING:
         extras["invitable"] = friends.friends_present(user)
     return extras
+
+
+def player_ratings(match, players: list) -> list[tuple[str, int]]:
+    """(name, rating) per player in the table's rating class; a player never rated there
+    starts at Glicko-2's 1500."""
+    rating_class = rating_class_for(match.rules)
+    ratings = dict(
+        Rating.objects.filter(user__in=players, rating_class=rating_class).values_list(
+            "user_id", "rating"
+        )
+    )
+    return [(u.username, round(ratings.get(u.pk, glicko2.DEFAULT_RATING))) for u in players]
 
 
 def _public_tables(viewer: Any, status: str, order: tuple[str, ...], count: int) -> list[Match]:

@@ -91,3 +91,25 @@ def test_the_result_panel_of_an_unrated_game_has_no_ratings(client):
     page = client.get(f"/games/{match.pk}/").content.decode()
     assert "Game over" in page
     assert "/ratings/" not in page
+
+
+def test_a_rated_tables_header_shows_each_players_rating(client):
+    users = [get_user_model().objects.create(username=n) for n in ("kira", "lev")]
+    match = services.create_match(users[0], RuleVariant.objects.get(slug="classic"), 2)
+    client.force_login(users[0])
+    page = client.get(f"/games/{match.pk}/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    # Never rated in the class: Glicko-2's starting 1500.
+    assert "Рейтинг: kira <strong>1500</strong></p>" in page
+    Rating.objects.create(user=users[1], rating_class="two_player", rating=1712.4)
+    services.join_match(match, users[1])
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    assert "Ratings: kira <strong>1500</strong>, lev <strong>1712</strong></p>" in page
+
+
+def test_an_unrated_tables_header_shows_no_ratings(client):
+    user = get_user_model().objects.create(username="kira")
+    match = services.create_match(user, RuleVariant.objects.get(slug="classic"), 2)
+    Match.objects.filter(pk=match.pk).update(is_rated=False)
+    client.force_login(user)
+    page = client.get(f"/games/{match.pk}/").content.decode()
+    assert 'data-testid="table-ratings"' not in page and "Reliability:" in page
