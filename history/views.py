@@ -110,7 +110,9 @@ def deal_ratings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rows = services.deal_ratings(match, number, request.user.pk)
     if not rows:
         return HttpResponse(status=204)
-    return render(request, "history/deal_ratings.html", {"rows": rows})
+    # The table's header shows the ratings from the page's load: they move on with these.
+    ratings = [(row.name, round(row.rating)) for row in rows]
+    return render(request, "history/deal_ratings.html", {"rows": rows, "ratings": ratings})
 
 
 @require_GET

@@ -83,6 +83,16 @@ def test_the_result_panel_of_a_rated_game_loads_the_ratings(client):
     assert f'hx-get="{ratings_url(match)}"' in page
     html = client.get(ratings_url(match), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert '<tr class="is-viewer"><td>kira</td>' in html and "<td>lev</td>" in html
+    # A page open since before the end shows the ratings of its load in the header: the
+    # panel's ratings replace them.
+    kira, lev = (round(Rating.objects.get(user=u).rating) for u in users)
+    assert 1500 not in (kira, lev)
+    header = f"Рейтинг: kira <strong>{kira}</strong>, lev <strong>{lev}</strong></p>"
+    assert header in html
+    assert (
+        'id="table-ratings" class="table-ratings muted" data-testid="table-ratings" hx-swap-oob="true"'
+        in html
+    )
 
 
 def test_the_result_panel_of_an_unrated_game_has_no_ratings(client):
