@@ -333,6 +333,9 @@ class Seat(models.Model):
     )
     bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel.choices, blank=True)
     fools = models.PositiveSmallIntegerField(_("times fool in this match"), default=0)
+    # Set by the player's Rematch once a game is over; the next game starts when every
+    # person seated has asked (bots always agree), and clears it.
+    wants_rematch = models.BooleanField(_("asked for a rematch"), default=False)
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
     reconnect_budget_ms = models.PositiveIntegerField(_("reconnect time left (ms)"), default=45_000)
     # Away since (no SocketPresence row: no open socket); the reconnect budget runs from here.

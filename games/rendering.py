@@ -24,7 +24,7 @@ from games import services
 from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
 from games.engine import Action
 from games.models import Match, Seat
-from games.move_words import describe_action, names_in_words
+from games.result_panel import result_panel
 from games.seating import places, seat_label, team_legend
 from games.services import clock
 from games.signals import watching_refused
@@ -263,7 +263,9 @@ def table_context(
             on_clock,
             legal,
         ),
-        "result": _result(match, view, names, me, game) if view and view["is_over"] else None,
+        "result": result_panel(match, view, names, me, game, seats)
+        if view and view["is_over"]
+        else None,
         "invite_url": reverse("games:join_by_token", args=[match.invite_token])
         if match.is_private and match.status == Match.Status.WAITING
         else "",
@@ -272,37 +274,6 @@ def table_context(
         context["chat"] = services.visible_chat(match, seated=me is not None)
         context["chat_channel"] = _("Players") if me is not None else _("Spectators")
     return context
-
-
-def _result(
-    match: Match, view: dict[str, Any], names: dict[int, str], me: int | None, game: Any
-) -> dict[str, Any]:
-    result = view["result"] or {}
-    fool = result.get("fool")
-    winner = result.get("winner")
-    fool_team = result.get("fool_team")
-    teams = view.get("teams")
-    deal = match.live_deal
-    history = game.history if game is not None else []
-    return {
-        "my_team_lost": None
-        if fool_team is None or teams is None or me is None
-        else teams[me] == fool_team,
-        "fool_team_names": names_in_words(
-            [names[seat] for seat in sorted(names) if teams and teams[seat] == fool_team]
-        ),
-        "last_move": describe_action(history[-1], names) if history else "",
-        "draw": bool(result.get("draw")),
-        "fool": names.get(fool) if fool is not None else None,
-        "fool_is_me": fool is not None and fool == me,
-        "fool_team": result.get("fool_team"),
-        "winner": names.get(winner) if winner is not None else None,
-        "epaulettes": range(result.get("epaulettes") or 0),
-        "end_reason": deal.get_end_reason_display() if deal and deal.end_reason else "",
-        "deal_number": deal.number if deal else 1,
-        # A fixed deal (a seed) is played once: the rematch would deal it again.
-        "can_rematch": me is not None and match.status == Match.Status.FINISHED and not match.seed,
-    }
 
 
 PARTIALS = "games/partials.html#"

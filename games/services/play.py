@@ -276,7 +276,8 @@ def new_deal(match: Match, seats: list[Seat], game: Game, now: datetime) -> Deal
         # A player who is away (or never opened the table) stays away: the budget
         # is spent from the later of that and the first turn's start.
         seat.reconnect_budget_ms = match.reconnect_seconds * 1000
-        seat.save(update_fields=["reconnect_budget_ms"])
+        seat.wants_rematch = False
+        seat.save(update_fields=["reconnect_budget_ms", "wants_rematch"])
     match.live_deal = deal
     match.state = game.snapshot()
     match.status = Match.Status.PLAYING

@@ -258,14 +258,20 @@ def start_match(match: Match | int, by: Any | None = None) -> Deal:
         return new_deal(locked, seats, game, timezone.now())
 
 
-def start_next_deal(match: Match | int, by: Any | None = None) -> Deal:
-    """The rematch: the next game of the match, dealt by the previous fool."""
+def start_next_deal(match: Match | int, by: Any | None = None) -> Deal | None:
+    """The rematch: the next game of the match, dealt by the previous fool.
+
+    A person's rematch is an offer: the next game starts once every person seated has
+    asked for it (None until then; the table shows who asked). Without ``by`` (the
+    server's own call) it starts at once.
+    """
     if by is not None:
         refuse_suspended(by)
     with transaction.atomic():
         locked = locked_or_refuse(match)
         seats = load_seats(locked.pk)
-        if by is not None and seat_of(seats, by) is None:
+        asking = seat_of(seats, by) if by is not None else None
+        if by is not None and asking is None:
             raise ActionRefused(
                 _("Only players at the table can start a rematch."), code="not_seated"
             )
@@ -280,11 +286,27 @@ def start_next_deal(match: Match | int, by: Any | None = None) -> Deal:
         rules = locked.engine_rules
         if previous is None or not previous.is_over:
             raise ActionRefused(_("The game is not over yet."), code="not_over")
+        if asking is not None and _offer_rematch(locked, seats, asking):
+            return None
         series = EngineMatch(rules)
         series.games = [previous]
         dealer, lead = series.next_deal()
         game = Game.new(rules, secrets.SystemRandom(), dealer=dealer, first_attacker=lead)
         return new_deal(locked, seats, game, timezone.now())
+
+
+def _offer_rematch(match: Match, seats: list[Seat], asking: Seat) -> bool:
+    """Note ``asking``'s wish for a rematch; True while some other person has not asked."""
+    if asking.wants_rematch:
+        raise ActionRefused(_("You asked for a rematch already."), code="repeated")
+    asking.wants_rematch = True
+    asking.save(update_fields=["wants_rematch"])
+    if all(s.wants_rematch for s in seats if s.user_id):
+        return False
+    match.version += 1  # the table shows who asked
+    match.save(update_fields=["version"])
+    notify_match_changed(match.pk, match.version)
+    return True
 
 
 def abort_match(match: Match | int, reason: str, by: Any | None = None) -> Match:

@@ -34,6 +34,7 @@ def test_a_deal_played_at_a_table_is_recorded_rated_and_replayable():
     rng = random.Random(1)
     games = [_play_out(match, rng)]
     table.start_next_deal(match, anna)
+    table.start_next_deal(match, boris)
     games.append(_play_out(match, rng))
     deals = list(Deal.objects.filter(match=match).order_by("number"))
     assert [d.status for d in deals] == [Deal.Status.FINISHED] * 2

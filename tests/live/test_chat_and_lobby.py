@@ -193,7 +193,9 @@ def test_rematch_deals_the_next_game_and_abort_unrates():
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert Seat.objects.get(match=match, number=1).fools == 1
-    deal = services.start_next_deal(match, users[0])
+    # The first player's rematch is an offer; the second player's starts the game.
+    assert services.start_next_deal(match, users[0]) is None
+    deal = services.start_next_deal(match, users[1])
     assert deal.number == 2 and deal.dealer == 1
     received = []
     match_aborted.connect(lambda **kw: received.append(kw["reason"]), weak=False, dispatch_uid="t")
