@@ -14,6 +14,16 @@ class ChatMessage(models.Model):
         PLAYERS = "players", _("Players")
         SPECTATORS = "spectators", _("Spectators")
 
+    class Phrase(models.TextChoices):
+        """Said with one click, and read by each reader in their own language."""
+
+        GOOD_LUCK = "good_luck", _("Good luck!")
+        GOOD_GAME = "good_game", _("Good game!")
+        WELL_PLAYED = "well_played", _("Well played!")
+        THANKS = "thanks", _("Thanks!")
+        OOPS = "oops", _("Oops!")
+        ONE_MORE = "one_more", _("One more game?")
+
     match = models.ForeignKey(
         "games.Match",
         on_delete=models.CASCADE,
@@ -29,7 +39,8 @@ class ChatMessage(models.Model):
     channel = models.CharField(
         _("channel"), max_length=10, choices=Channel.choices, default=Channel.PLAYERS
     )
-    text = models.CharField(_("text"), max_length=300)
+    text = models.CharField(_("text"), max_length=300, blank=True)
+    phrase = models.CharField(_("quick phrase"), max_length=12, choices=Phrase.choices, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
     is_hidden = models.BooleanField(_("hidden"), default=False)
     hidden_by = models.ForeignKey(
@@ -48,4 +59,9 @@ class ChatMessage(models.Model):
         verbose_name_plural = _("chat messages")
 
     def __str__(self) -> str:
-        return f"{self.user}: {self.text[:40]}"
+        return f"{self.user}: {self.words[:40]}"
+
+    @property
+    def words(self) -> str:
+        """What the line says, a quick phrase in the active language."""
+        return str(self.get_phrase_display()) if self.phrase else self.text

@@ -212,7 +212,7 @@ class TableConsumer(GuardedSocket):
         if self.user.is_muted:  # as last read: a mute's news, or the heartbeat
             await self.refuse(mute_notice(self.user), "chat")
             return
-        await self.call(services.post_chat, data.get("text"))
+        await self.call(services.post_chat, data.get("text"), phrase=data.get("phrase"))
 
     async def on_sync(self, data: dict[str, Any]) -> None:
         await self.send_state(full=True)

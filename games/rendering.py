@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from games import services
 from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
 from games.engine import Action
-from games.models import Match, Seat
+from games.models import ChatMessage, Match, Seat
 from games.result_panel import result_panel
 from games.seating import places, seat_label, team_legend
 from games.services import clock
@@ -273,6 +273,7 @@ def table_context(
     if with_chat:
         context["chat"] = services.visible_chat(match, seated=me is not None)
         context["chat_channel"] = _("Players") if me is not None else _("Spectators")
+        context["phrases"] = ChatMessage.Phrase.choices
     return context
 
 

@@ -76,6 +76,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
         "match_link",
         "channel",
         "text",
+        "phrase",
         "is_hidden",
         "hidden_by",
     ]
@@ -91,6 +92,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
         "match",
         "channel",
         "text",
+        "phrase",
         "created_at",
         "is_hidden",
         "hidden_by",
@@ -126,7 +128,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
             request.user,
             Action.HIDE_CHAT,
             showing,
-            details={"texts": {str(m.pk): m.text for m in showing}},
+            details={"texts": {str(m.pk): m.words for m in showing}},
         )
         self.message_user(
             request,

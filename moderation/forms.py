@@ -94,7 +94,7 @@ class ReportForm(forms.Form):
             defaults={
                 "category": data["category"],
                 "reason": data["reason"],
-                "message_text": message.text if message else "",
+                "message_text": message.words if message else "",
             },
         )
         return report

@@ -22,22 +22,18 @@ from games.services.common import ActionRefused, notify_match_changed, refuse_su
 UNPRINTABLE = {"Cc", "Cs"}
 
 
-def post_chat(match_id: int, user: Any, text: Any) -> ChatMessage:
-    """Store a chat line: players' channel for seated users, spectators' otherwise."""
+def post_chat(match_id: int, user: Any, text: Any, phrase: Any = None) -> ChatMessage:
+    """Store a chat line: players' channel for seated users, spectators' otherwise.
+
+    A line is the user's ``text``, or one of the quick phrases (``phrase``, its key).
+    """
     refuse_suspended(user)
-    if not isinstance(text, str) or not text.strip():
-        raise ActionRefused(_("Write a message first."), code="empty")
-    text = " ".join(text.split())
-    if any(unicodedata.category(char) in UNPRINTABLE for char in text):
-        raise ActionRefused(
-            _("That message holds characters that cannot be shown."), code="unprintable"
-        )
-    limit = setting("GAMES_CHAT_MAX_LENGTH")
-    if len(text) > limit:
-        raise ActionRefused(
-            _("A message may hold at most %(limit)d characters.") % {"limit": limit},
-            code="too_long",
-        )
+    if phrase is not None:
+        if not isinstance(phrase, str) or phrase not in ChatMessage.Phrase.values:
+            raise ActionRefused(_("There is no such quick phrase."), code="unknown_phrase")
+        text = ""
+    else:
+        text = _checked_text(text)
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise ActionRefused(_("There is no such table."), code="not_found")
@@ -57,9 +53,29 @@ def post_chat(match_id: int, user: Any, text: Any) -> ChatMessage:
         if recent >= count:
             raise ActionRefused(_("You are sending messages too fast; wait a moment."), code="rate")
         channel = ChatMessage.Channel.PLAYERS if seated else ChatMessage.Channel.SPECTATORS
-        message = ChatMessage.objects.create(match=match, user=current, channel=channel, text=text)
+        message = ChatMessage.objects.create(
+            match=match, user=current, channel=channel, text=text, phrase=phrase or ""
+        )
         notify_match_changed(match.pk, match.version, what="chat")
     return message
+
+
+def _checked_text(text: Any) -> str:
+    """A person's chat text with its spaces tidied, or ActionRefused saying what is wrong."""
+    if not isinstance(text, str) or not text.strip():
+        raise ActionRefused(_("Write a message first."), code="empty")
+    text = " ".join(text.split())
+    if any(unicodedata.category(char) in UNPRINTABLE for char in text):
+        raise ActionRefused(
+            _("That message holds characters that cannot be shown."), code="unprintable"
+        )
+    limit = setting("GAMES_CHAT_MAX_LENGTH")
+    if len(text) > limit:
+        raise ActionRefused(
+            _("A message may hold at most %(limit)d characters.") % {"limit": limit},
+            code="too_long",
+        )
+    return text
 
 
 def visible_chat(match: Match, *, seated: bool, limit: int = 50) -> list[ChatMessage]:

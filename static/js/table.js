@@ -7,6 +7,7 @@
   const seat = page.dataset.seat;
   const actionForm = document.getElementById("action-form");
   const commandForm = document.getElementById("command-form");
+  const phraseForm = document.getElementById("phrase-form");
   let lastVersion = null;
   let clockOffset = 0;
   let selected = null;
@@ -104,6 +105,9 @@
       sendCommand("rematch");
     } else if (target.classList.contains("control-hint")) {
       sendCommand("hint");
+    } else if (target.dataset.phrase) {
+      phraseForm.elements.phrase.value = target.dataset.phrase;
+      phraseForm.requestSubmit();
     }
   });
 
