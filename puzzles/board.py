@@ -18,8 +18,13 @@ from .services import played_cards
 @dataclass(frozen=True)
 class Option:
     text: str  # engine notation: the button's value, never shown
-    words: str
+    words: str  # the move as advice, a sentence: "Take the cards."
     cards: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        """The advice on a button, without the sentence's full stop."""
+        return self.words.removesuffix(".")
 
 
 def option(text: str) -> Option:

@@ -303,3 +303,23 @@ def test_the_admin_lists_and_shows_puzzles_ratings_and_attempts(attempt, admin_c
         assert admin_client.get(reverse(f"admin:puzzles_{model}_changelist")).status_code == 200
     page = admin_client.get(reverse("admin:puzzles_puzzle_change", args=[attempt.puzzle_id]))
     assert page.status_code == 200
+
+
+def test_a_move_without_cards_is_a_button_worded_as_advice_without_a_full_stop():
+    found = next(
+        f
+        for seed in range(1, 40)
+        for f in found_puzzles(seed)
+        if any(not played_cards(Action.parse(o)) for o in f.line["options"])
+    )
+    store(found)
+    client = _client(get_user("anna"))
+    html = client.get(reverse("puzzles:next"), HTTP_ACCEPT_LANGUAGE="ru", follow=True)
+    html = html.content.decode()
+    for text in found.line["options"]:
+        if played_cards(Action.parse(text)):
+            continue
+        with translation.override("ru"):
+            advice = suggest_action(Action.parse(text))
+        assert advice.endswith(".")
+        assert re.search(rf'value="{text}"[^>]*>{re.escape(advice[:-1])}</button>', html), advice
