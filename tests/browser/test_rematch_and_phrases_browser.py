@@ -1,0 +1,75 @@
+"""Two people at a table in a real browser: quick phrases each read in their own
+language, and a rematch that starts only once the other player accepts it.
+
+Russian on a phone and English on a desktop.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games import services
+from games.models import Match, RuleVariant
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+
+
+@pytest.fixture(autouse=True)
+def fresh_process_state():
+    """The server process is forked from this one: give it no state of earlier tests."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+
+
+def open_table(browser, url: str, user, language: str, device: dict, match_id: int):
+    client = Client()
+    client.force_login(user)
+    locale = {"en": "en-US", "ru": "ru-RU"}[language]
+    context = browser.new_context(locale=locale, **device)
+    context.set_default_timeout(20_000)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": url}]
+    )
+    page = context.new_page()
+    page.goto(f"{url}/games/{match_id}/")
+    page.wait_for_selector("#connection-state[data-state=open]")
+    return page
+
+
+def test_phrases_and_a_rematch_the_other_player_accepts(browser, live_server_url):
+    olga, bob = (get_user_model().objects.create(username=n) for n in ("Olga", "Bob"))
+    match = services.create_match(olga, RuleVariant.objects.get(slug="classic"), 2)
+    services.join_match(match, bob)
+    ru = open_table(browser, live_server_url, olga, "ru", PHONE, match.pk)
+    en = open_table(browser, live_server_url, bob, "en", DESKTOP, match.pk)
+
+    ru.locator('.chat-phrase[data-phrase="good_luck"]').click()
+    en.locator("#table-chat").get_by_text("Olga: Good luck!").wait_for()
+    ru.locator("#table-chat").get_by_text("Olga: Удачи!").wait_for()
+
+    services.resign(match.pk, bob)
+    en.locator("#table-result .control-rematch").click()
+    # Olga is asked; Bob waits for her, and nothing is dealt yet.
+    ru.get_by_text("Bob предлагает реванш.").wait_for()
+    en.get_by_text("You asked for a rematch; waiting for Olga.").wait_for()
+    assert not en.locator("#table-result .control-rematch").count()
+    assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
+    accept = ru.locator("#table-result .control-rematch")
+    assert accept.inner_text() == "Принять реванш"
+    accept.click()
+    for page in (ru, en):
+        page.wait_for_selector("#table-result.is-hidden", state="attached")
+        page.wait_for_selector("#table-hand .hand-card")
+    assert match.deals.count() == 2
+    for page in (ru, en):
+        page.context.close()
