@@ -87,7 +87,15 @@ def _socket_closed(match: Match, seats: list[Seat], seat: Seat, since: datetime)
         seat.save(update_fields=["last_seen"])
         return
     seat.disconnected_since = since
-    seat.save(update_fields=["disconnected_since", "last_seen"])
+    fields = ["disconnected_since", "last_seen"]
+    if seat.wants_rematch:
+        # Leaving the table withdraws an offer of a rematch: the next game must not be
+        # dealt to a player who is gone, on the turn timer.
+        seat.wants_rematch = False
+        fields.append("wants_rematch")
+        match.version += 1
+        match.save(update_fields=["version"])
+    seat.save(update_fields=fields)
     if match.status == Match.Status.PLAYING:
         match.turn_deadline = clock.deadline(match, seats, load_game(match))
         match.save(update_fields=["turn_deadline"])

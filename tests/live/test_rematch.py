@@ -91,3 +91,29 @@ def test_a_spectator_cannot_ask_for_a_rematch():
         services.start_next_deal(match, watcher)
     assert refused.value.code == "not_seated"
     assert state(match.pk)[3] == [False, False]
+
+
+def test_leaving_the_table_withdraws_an_offer_of_a_rematch():
+    match, people = finished_table()
+
+    @in_own_loop
+    async def run():
+        mila, oleg = [Socket(f"/ws/games/{match.pk}/", await db(session_cookie, u)) for u in people]
+        for sock in (mila, oleg):
+            assert (await sock.open())[0]
+            await sock.drain()
+        await mila.send({"type": "rematch"})
+        await oleg.until(lambda f: "mila asks for a rematch." in f)
+        asked = await db(state, match.pk)
+        await mila.close()
+        withdrawn = await oleg.until(lambda f: 'id="table-result"' in f)
+        await oleg.close()
+        return asked, withdrawn
+
+    asked, withdrawn = run()
+    assert asked[3] == [True, False]
+    assert "asks for a rematch" not in withdrawn and ">Rematch</button>" in withdrawn
+    status, _version, deals, now_asked = state(match.pk)
+    assert (status, deals, now_asked) == (Match.Status.FINISHED, 1, [False, False])
+    # oleg's rematch is now an offer of his own, not an acceptance.
+    assert services.start_next_deal(match, people[1]) is None
