@@ -7,4 +7,5 @@ app_name = "matchmaking"
 urlpatterns = [
     path("play/", views.play, name="play"),
     path("play/cancel/", views.cancel, name="cancel"),
+    path("games/<id:match_id>/new-opponent/", views.new_opponent, name="new_opponent"),
 ]

@@ -5,15 +5,27 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from games.services import ActionRefused
 from matchmaking import services
 from matchmaking.conf import setting
 from matchmaking.forms import SeekForm
+from matchmaking.models import Seek
+
+# What a seek asks for, as create_seek takes it.
+SEEK_WISHES = (
+    "mode",
+    "players",
+    "deck_size",
+    "speed",
+    "is_rated",
+    "allow_bots",
+    "min_reliability",
+)
 
 
 def panel_context(user, form: SeekForm | None = None, error: str = "") -> dict:
@@ -77,6 +89,36 @@ def cancel(request: HttpRequest) -> HttpResponse:
     except ActionRefused as refused:
         return _panel_response(request, error=refused.message)
     return _panel_response(request)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_opponent(request: HttpRequest, match_id: int) -> HttpResponse:
+    """After a game that "Play now" made: the same wishes again, for another table.
+
+    GET: the button, for the result panel (204 when the player's seek did not make
+    this table). POST: look again with the wishes of that seek.
+    """
+    seek = Seek.objects.filter(user=request.user, match_id=match_id).order_by("-pk").first()
+    if seek is None:
+        return HttpResponse(status=204)
+    if request.method == "GET":
+        return render(request, "matchmaking/new_opponent.html", {"match_id": match_id})
+    wishes = {name: getattr(seek, name) for name in SEEK_WISHES}
+    try:
+        again = services.create_seek(request.user, **wishes)
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+        again = None
+    if again is not None and again.match_id is not None:
+        url = reverse("games:table", args=[again.match_id])
+    else:  # the lobby shows the search, and sends the player on once seated
+        url = reverse("games:lobby")
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
 
 
 def _first_error(form: SeekForm) -> str:
