@@ -10,11 +10,11 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 from playwright.sync_api import expect
 
 from games.models import Match, Seat
 from matchmaking.models import Seek
+from tests.browser.people import signed_in_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,15 +47,7 @@ def quick_bots(settings) -> int:
 
 def person(browser, url: str, name: str, language: str, device: dict):
     user = get_user_model().objects.create(username=name)
-    client = Client()
-    client.force_login(user)
-    locale = {"en": "en-US", "ru": "ru-RU"}[language]
-    context = browser.new_context(locale=locale, **device)
-    context.set_default_timeout(20_000)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": url}]
-    )
-    page = context.new_page()
+    page = signed_in_page(browser, url, user, language, device)
     page.goto(url + "/")
     page.wait_for_selector("#play-panel .play-now")
     return page, user

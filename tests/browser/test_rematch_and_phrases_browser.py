@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 
 from games import services
 from games.models import Match, RuleVariant
+from tests.browser.people import signed_in_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,15 +32,7 @@ def fresh_process_state():
 
 
 def open_table(browser, url: str, user, language: str, device: dict, match_id: int):
-    client = Client()
-    client.force_login(user)
-    locale = {"en": "en-US", "ru": "ru-RU"}[language]
-    context = browser.new_context(locale=locale, **device)
-    context.set_default_timeout(20_000)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": url}]
-    )
-    page = context.new_page()
+    page = signed_in_page(browser, url, user, language, device)
     page.goto(f"{url}/games/{match_id}/")
     page.wait_for_selector("#connection-state[data-state=open]")
     return page

@@ -34,15 +34,20 @@ def state(match_id: int) -> tuple[str, int, int, list[bool]]:
     return match.status, match.version, Deal.objects.filter(match=match).count(), asked
 
 
+async def open_sockets(match_id: int, people: list) -> list[Socket]:
+    sockets = [Socket(f"/ws/games/{match_id}/", await db(session_cookie, u)) for u in people]
+    for sock in sockets:
+        assert (await sock.open())[0]
+        await sock.drain()
+    return sockets
+
+
 def test_the_first_rematch_is_an_offer_the_other_player_sees_and_accepts():
     match, people = finished_table()
 
     @in_own_loop
     async def run():
-        mila, oleg = [Socket(f"/ws/games/{match.pk}/", await db(session_cookie, u)) for u in people]
-        for sock in (mila, oleg):
-            assert (await sock.open())[0]
-            await sock.drain()
+        mila, oleg = await open_sockets(match.pk, people)
         before = await db(state, match.pk)
         await mila.send({"type": "rematch"})
         offered = [
@@ -98,10 +103,7 @@ def test_leaving_the_table_withdraws_an_offer_of_a_rematch():
 
     @in_own_loop
     async def run():
-        mila, oleg = [Socket(f"/ws/games/{match.pk}/", await db(session_cookie, u)) for u in people]
-        for sock in (mila, oleg):
-            assert (await sock.open())[0]
-            await sock.drain()
+        mila, oleg = await open_sockets(match.pk, people)
         await mila.send({"type": "rematch"})
         await oleg.until(lambda f: "mila asks for a rematch." in f)
         asked = await db(state, match.pk)
