@@ -29,5 +29,6 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
+    path("players/", views.PlayerSearchView.as_view(), name="players"),
     path("u/<str:username>/", views.ProfileView.as_view(), name="profile"),
 ]

@@ -2,11 +2,13 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
+from django.db.models import Case, When
+from django.db.models.functions import Lower
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.generic import CreateView, DetailView
+from django.views.generic import CreateView, DetailView, ListView
 
 from accounts.forms import SignUpForm
 from accounts.ratelimit import client_ip, count_one
@@ -56,6 +58,36 @@ class SignUpView(CreateView):
         login(self.request, self.object, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(self.request, _("Welcome, %(name)s!") % {"name": self.object.username})
         return response
+
+
+# The fewest letters a search needs: one letter would match most of the players.
+SEARCH_MIN_LETTERS = 2
+SEARCH_RESULTS = 20
+
+
+class PlayerSearchView(ListView):
+    """Find a player by name: the name itself first, then names starting with it,
+    then names holding it, each group in alphabetical order."""
+
+    template_name = "accounts/players.html"
+    context_object_name = "players"
+
+    def get_queryset(self):
+        self.query = " ".join(self.request.GET.get("q", "").split())[:150]
+        if len(self.query) < SEARCH_MIN_LETTERS:
+            return get_user_model().objects.none()
+        found = get_user_model().objects.filter(is_active=True, username__icontains=self.query)
+        closeness = Case(
+            When(username__iexact=self.query, then=0),
+            When(username__istartswith=self.query, then=1),
+            default=2,
+        )
+        return found.order_by(closeness, Lower("username"))[:SEARCH_RESULTS]
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            query=self.query, min_letters=SEARCH_MIN_LETTERS, most=SEARCH_RESULTS, **kwargs
+        )
 
 
 class ProfileView(DetailView):
