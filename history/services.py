@@ -269,6 +269,12 @@ def player_ids(match: Match) -> set[int]:
     )
 
 
+def signed_points(delta: float) -> str:
+    """A rating change as a signed whole number, "+12" or "−7" (a minus sign, not a hyphen)."""
+    points = round(delta)
+    return f"+{points}" if points >= 0 else f"\u2212{-points}"
+
+
 @dataclass(frozen=True)
 class DealRating:
     """One player's rating after a finished deal, and what the deal changed it by."""
@@ -284,9 +290,7 @@ class DealRating:
 
     @property
     def delta_text(self) -> str:
-        """The change as a signed whole number, "+12" or "−7" (a minus sign, not a hyphen)."""
-        points = round(self.delta)
-        return f"+{points}" if points >= 0 else f"\u2212{-points}"
+        return signed_points(self.delta)
 
 
 def deal_ratings(match: Match, deal_number: int, viewer_id: int | None) -> list[DealRating]:

@@ -123,3 +123,14 @@ def test_an_unrated_tables_header_shows_no_ratings(client):
     client.force_login(user)
     page = client.get(f"/games/{match.pk}/").content.decode()
     assert 'data-testid="table-ratings"' not in page and "Reliability:" in page
+
+
+def test_the_profile_and_the_games_list_show_each_games_rating_change(client):
+    match = play_match(["anna", "boris"], "classic", seed=8)
+    fool = match.seats.get(number=match.deals.get().result["fool"]).user.username
+    for name in ("anna", "boris"):
+        change = round(Rating.objects.get(user__username=name).rating - 1500)
+        shown = f"(\u2212{-change})" if name == fool else f"(+{change})"
+        profile = client.get(reverse("accounts:profile", args=[name])).content.decode()
+        games = client.get(reverse("history:games", args=[name])).content.decode()
+        assert shown in profile and shown in games, (name, shown)
