@@ -1,5 +1,6 @@
 """Two people at a table in a real browser: quick phrases each read in their own
-language, and a rematch that starts only once the other player accepts it.
+language, the ratings a rated game gave, and a rematch that starts only once the other
+player accepts it.
 
 Russian on a phone and English on a desktop.
 """
@@ -8,9 +9,11 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from games import services
 from games.models import Match, RuleVariant
+from history.models import Rating
 from tests.browser.people import signed_in_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -49,7 +52,15 @@ def test_phrases_and_a_rematch_the_other_player_accepts(browser, live_server_url
     en.locator("#table-chat").get_by_text("Olga: Good luck!").wait_for()
     ru.locator("#table-chat").get_by_text("Olga: Удачи!").wait_for()
 
+    header = "Ratings: Olga 1500, Bob 1500"
+    assert en.locator("#table-ratings").inner_text() == header
     services.resign(match.pk, bob)
+    # The result panel shows what the game did to the ratings, and the header follows.
+    olga_now = round(Rating.objects.get(user=olga).rating)
+    bob_now = round(Rating.objects.get(user=bob).rating)
+    en.locator("[data-testid=result-ratings]").get_by_text(f"{bob_now} \u2212").wait_for()
+    expect(en.locator("#table-ratings")).to_have_text(f"Ratings: Olga {olga_now}, Bob {bob_now}")
+    expect(ru.locator("#table-ratings")).to_have_text(f"Рейтинг: Olga {olga_now}, Bob {bob_now}")
     en.locator("#table-result .control-rematch").click()
     # Olga is asked; Bob waits for her, and nothing is dealt yet.
     ru.get_by_text("Bob предлагает реванш.").wait_for()
