@@ -8,4 +8,5 @@ urlpatterns = [
     path("play/", views.play, name="play"),
     path("play/cancel/", views.cancel, name="cancel"),
     path("games/<id:match_id>/new-opponent/", views.new_opponent, name="new_opponent"),
+    path("friends/challenge/<str:username>/", views.challenge, name="challenge"),
 ]

@@ -1,17 +1,19 @@
-"""The "Play now" panel: make a seek, cancel it, and the panel as it stands."""
+"""The "Play now" panel (make a seek, cancel it, the panel as it stands), "New
+opponent" after a game a seek made, and "Play" against a friend."""
 
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.services import ActionRefused
-from matchmaking import services
+from matchmaking import challenges, services
 from matchmaking.conf import setting
 from matchmaking.forms import SeekForm
 from matchmaking.models import Seek
@@ -113,6 +115,24 @@ def new_opponent(request: HttpRequest, match_id: int) -> HttpResponse:
     if again is not None and again.match_id is not None:
         url = reverse("games:table", args=[again.match_id])
     else:  # the lobby shows the search, and sends the player on once seated
+        url = reverse("games:lobby")
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+@login_required
+@require_POST
+def challenge(request: HttpRequest, username: str) -> HttpResponse:
+    """Play a friend: a private table for two, and an invite to it."""
+    friend = get_object_or_404(get_user_model(), username=username)
+    try:
+        match = challenges.challenge(request.user, friend)
+        url = reverse("games:table", args=[match.pk])
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
         url = reverse("games:lobby")
     if request.htmx:
         response = HttpResponse(status=204)
