@@ -1,5 +1,6 @@
 """Friends in a real browser: a request accepted live, an invite that arrives live and
-seats its friend, and a blocked player refused at the table (Russian phone, English desktop)."""
+seats its friend, "Play" beside a friend, and a blocked player refused at the table
+(Russian phone, English desktop)."""
 
 from __future__ import annotations
 
@@ -69,6 +70,27 @@ def test_an_invite_arrives_live_on_a_profile_page_and_join_seats_the_friend(
     gleb.wait_for_url(vera.url)
     assert Seat.objects.filter(match__seats__user=vera_user, user=gleb_user).exists()
     vera.wait_for_selector("#table-hand .hand-card")
+
+
+def test_play_beside_a_friend_makes_a_table_for_two_and_the_friend_joins(browser, live_server_url):
+    lena, lena_user = person(browser, live_server_url, "Lena", "ru", PHONE)
+    mark, mark_user = person(browser, live_server_url, "Mark", "en", DESKTOP)
+    Friendship.objects.create(from_user=lena_user, to_user=mark_user, accepted_at=timezone.now())
+    lena.reload()
+    lena.locator('#friends-panel [data-friend="Mark"]').get_by_role(
+        "button", name="Сыграть"
+    ).click()
+    lena.wait_for_url(re.compile(r".*/games/\d+/$"))
+    match = Match.objects.get(seats__user=lena_user)
+    assert match.is_private and match.players == 2
+    # Mark waits in the lobby: the invite reaches him there, and he sits down.
+    notice = mark.locator("#invite-notice .invite")
+    notice.wait_for()
+    assert f"Lena invites you to table #{match.pk}." in notice.inner_text()
+    notice.get_by_role("button", name="Join").click()
+    mark.wait_for_url(lena.url)
+    lena.wait_for_selector("#table-hand .hand-card")
+    assert Match.objects.get(pk=match.pk).status == Match.Status.PLAYING
 
 
 def test_a_blocked_player_cannot_join(browser, live_server_url):
