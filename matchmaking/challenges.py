@@ -1,7 +1,8 @@
 """A challenge: a private two-player table made for a friend, who is invited to it.
 
-The table is dealt as the challenger's last "Play now" wishes ask (podkidnoy, 36
-cards, normal speed, rated, without any), from the variant ``table_for`` picks.
+The table is dealt as the challenger's last "Play now" wishes ask (for a player who
+never made one: podkidnoy, 36 cards, normal speed, rated), from the variant
+``table_for`` picks.
 """
 
 from __future__ import annotations

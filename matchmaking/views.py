@@ -74,12 +74,7 @@ def play(request: HttpRequest) -> HttpResponse:
     except ActionRefused as refused:
         return _panel_response(request, form=form, error=refused.message)
     if seek.match_id is not None:
-        url = reverse("games:table", args=[seek.match_id])
-        if request.htmx:
-            response = HttpResponse(status=204)
-            response["HX-Redirect"] = url
-            return response
-        return redirect(url)
+        return _go(request, reverse("games:table", args=[seek.match_id]))
     return _panel_response(request)
 
 
@@ -116,11 +111,7 @@ def new_opponent(request: HttpRequest, match_id: int) -> HttpResponse:
         url = reverse("games:table", args=[again.match_id])
     else:  # the lobby shows the search, and sends the player on once seated
         url = reverse("games:lobby")
-    if request.htmx:
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = url
-        return response
-    return redirect(url)
+    return _go(request, url)
 
 
 @login_required
@@ -134,6 +125,11 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
     except ActionRefused as refused:
         messages.error(request, refused.message)
         url = reverse("games:lobby")
+    return _go(request, url)
+
+
+def _go(request: HttpRequest, url: str) -> HttpResponse:
+    """Send the browser to ``url``: htmx's own redirect for an htmx request."""
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = url
