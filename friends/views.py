@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from friends import services
+from games.http import go
 from games.services import ActionRefused
 
 
@@ -27,19 +28,11 @@ def render_invite_notice(user, *, oob: bool = False) -> str:
     )
 
 
-def _go(request: HttpRequest, url: str) -> HttpResponse:
-    if request.htmx:  # the buttons of pushed panels post with htmx
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = url
-        return response
-    return redirect(url)
-
-
 def _back(request: HttpRequest, fallback: str) -> HttpResponse:
     target = request.POST.get("next") or fallback
     if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
         target = fallback
-    return _go(request, target)
+    return go(request, target)
 
 
 def _call(request: HttpRequest, function, *args, fallback: str, **kwargs) -> HttpResponse:
@@ -122,5 +115,5 @@ def answer(request: HttpRequest, invite_id: int) -> HttpResponse:
         messages.error(request, refused.message)
         return _back(request, "/")
     if joining:
-        return _go(request, reverse("games:table", args=[found.match_id]))
+        return go(request, reverse("games:table", args=[found.match_id]))
     return _back(request, "/")

@@ -10,20 +10,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games import rendering, services
+from games.http import go
 from games.models import Match
-
-
-def _go(request: HttpRequest, url: str) -> HttpResponse:
-    if request.htmx:
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = url
-        return response
-    return redirect(url)
 
 
 def _service_post(request: HttpRequest, call, success_url: str) -> HttpResponse:
@@ -31,8 +24,8 @@ def _service_post(request: HttpRequest, call, success_url: str) -> HttpResponse:
         call()
     except services.ActionRefused as refused:
         messages.error(request, refused.message)
-        return _go(request, reverse("games:lobby"))
-    return _go(request, success_url)
+        return go(request, reverse("games:lobby"))
+    return go(request, success_url)
 
 
 @login_required

@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games.http import go
 from games.services import ActionRefused
 from matchmaking import challenges, services
 from matchmaking.conf import setting
@@ -74,7 +75,7 @@ def play(request: HttpRequest) -> HttpResponse:
     except ActionRefused as refused:
         return _panel_response(request, form=form, error=refused.message)
     if seek.match_id is not None:
-        return _go(request, reverse("games:table", args=[seek.match_id]))
+        return go(request, reverse("games:table", args=[seek.match_id]))
     return _panel_response(request)
 
 
@@ -111,7 +112,7 @@ def new_opponent(request: HttpRequest, match_id: int) -> HttpResponse:
         url = reverse("games:table", args=[again.match_id])
     else:  # the lobby shows the search, and sends the player on once seated
         url = reverse("games:lobby")
-    return _go(request, url)
+    return go(request, url)
 
 
 @login_required
@@ -125,16 +126,7 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
     except ActionRefused as refused:
         messages.error(request, refused.message)
         url = reverse("games:lobby")
-    return _go(request, url)
-
-
-def _go(request: HttpRequest, url: str) -> HttpResponse:
-    """Send the browser to ``url``: htmx's own redirect for an htmx request."""
-    if request.htmx:
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = url
-        return response
-    return redirect(url)
+    return go(request, url)
 
 
 def _first_error(form: SeekForm) -> str:

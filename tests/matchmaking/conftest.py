@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 
 _names = itertools.count()
 
@@ -64,3 +65,10 @@ def fresh_channel_layer():
     yield
     channel_layers.backends.clear()
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+
+
+def client_for(user, language: str = "en") -> Client:
+    """A test client signed in as ``user``, reading ``language``."""
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(user)
+    return client

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.messages import get_messages
-from django.test import Client
 from django.urls import reverse
 
 from friends import services as friends
@@ -12,16 +11,10 @@ from friends.models import Invite
 from games.models import Match, Seat
 from matchmaking import services
 
-from .conftest import make_user, wishes
+from .conftest import client_for, make_user, wishes
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def client_for(user, language: str = "en") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(user)
-    return client
 
 
 def befriend(one, other) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games import services as tables
@@ -11,16 +10,10 @@ from games.models import Match, RuleVariant
 from matchmaking import services
 from matchmaking.models import Seek
 
-from .conftest import make_user, wishes
+from .conftest import client_for, make_user, wishes
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def client_for(user, language: str = "en") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(user)
-    return client
 
 
 def finished_play_now_game(**changes) -> tuple[Match, list]:

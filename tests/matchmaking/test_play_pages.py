@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -15,7 +14,7 @@ from matchmaking.models import Seek
 from tests.live.conftest import Socket
 from tests.sockets import db, in_own_loop, session_cookie
 
-from .conftest import make_user, wishes
+from .conftest import client_for, make_user, wishes
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -23,12 +22,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def form(**changes) -> dict:
     data = {k: v for k, v in wishes(**changes).items() if v is not False}
     return {k: ("on" if v is True else v) for k, v in data.items()}
-
-
-def client_for(user, language: str = "en") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(user)
-    return client
 
 
 @pytest.mark.django_db
