@@ -91,6 +91,14 @@ class Seek(models.Model):
     def pool(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in POOL_FIELDS}
 
+    def wishes(self) -> dict[str, object]:
+        """Everything the seek asked for, as ``services.create_seek`` takes it."""
+        return {
+            **self.pool(),
+            "allow_bots": self.allow_bots,
+            "min_reliability": self.min_reliability,
+        }
+
 
 class HouseRuleBounds(models.Model):
     """What a table's creator may change in one variant ("house rules").

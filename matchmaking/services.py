@@ -355,7 +355,7 @@ def last_choice(user: Any) -> dict[str, Any]:
     seek = Seek.objects.filter(user=user).order_by("-created_at").first()
     if seek is None:
         return {}
-    return {**seek.pool(), "allow_bots": seek.allow_bots, "min_reliability": seek.min_reliability}
+    return seek.wishes()
 
 
 def describe_open_tables(tables: list[Match]) -> None:

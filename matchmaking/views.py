@@ -19,17 +19,6 @@ from matchmaking.conf import setting
 from matchmaking.forms import SeekForm
 from matchmaking.models import Seek
 
-# What a seek asks for, as create_seek takes it.
-SEEK_WISHES = (
-    "mode",
-    "players",
-    "deck_size",
-    "speed",
-    "is_rated",
-    "allow_bots",
-    "min_reliability",
-)
-
 
 def panel_context(user, form: SeekForm | None = None, error: str = "") -> dict:
     """What the panel shows ``user``: their table if a seek was just seated, their
@@ -102,9 +91,8 @@ def new_opponent(request: HttpRequest, match_id: int) -> HttpResponse:
         return HttpResponse(status=204)
     if request.method == "GET":
         return render(request, "matchmaking/new_opponent.html", {"match_id": match_id})
-    wishes = {name: getattr(seek, name) for name in SEEK_WISHES}
     try:
-        again = services.create_seek(request.user, **wishes)
+        again = services.create_seek(request.user, **seek.wishes())
     except ActionRefused as refused:
         messages.error(request, refused.message)
         again = None
