@@ -290,20 +290,26 @@ def _drop_unable(seeks: list[Seek], users: dict[int, Any], now: Any) -> list[See
     return [s for s in seeks if s not in unable]
 
 
+def table_as_wished(creator: Any, wishes: dict[str, Any], players: int, **options: Any) -> Match:
+    """A table of ``players`` dealt as seek wishes ask: the game, the deck, the speed and
+    whether it is rated (``options`` as ``create_match`` takes them)."""
+    variant, rules = table_for(wishes["mode"], wishes["deck_size"], players)
+    return create_match(
+        creator,
+        variant,
+        players,
+        rules=rules,
+        turn_seconds=TURN_SECONDS[wishes["speed"]],
+        is_rated=wishes["is_rated"],
+        **options,
+    )
+
+
 def _seat(group: list[Seek], users: dict[int, Any], pool: dict[str, Any], now: Any) -> int:
     """One table for ``group`` (bots fill the seats nobody took); it starts at once."""
     players = pool["players"]
-    variant, rules = table_for(pool["mode"], pool["deck_size"], players)
     bots = [setting("MATCHMAKING_BOT_LEVEL")] * (players - len(group))
-    match = create_match(
-        users[group[0].user_id],
-        variant,
-        players,
-        bots=bots,
-        rules=rules,
-        turn_seconds=TURN_SECONDS[pool["speed"]],
-        is_rated=pool["is_rated"],
-    )
+    match = table_as_wished(users[group[0].user_id], pool, players, bots=bots)
     for seek in group[1:]:
         join_match(match, users[seek.user_id])
     for seek in group:
