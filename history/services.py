@@ -285,6 +285,11 @@ class DealRating:
     is_viewer: bool
 
     @property
+    def points(self) -> int:
+        """The rating as shown: a whole number, in the panel and the header alike."""
+        return round(self.rating)
+
+    @property
     def gained(self) -> bool:
         return round(self.delta) >= 0
 

@@ -111,7 +111,7 @@ def deal_ratings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if not rows:
         return HttpResponse(status=204)
     # The table's header shows the ratings from the page's load: they move on with these.
-    ratings = [(row.name, round(row.rating)) for row in rows]
+    ratings = [(row.name, row.points) for row in rows]
     return render(request, "history/deal_ratings.html", {"rows": rows, "ratings": ratings})
 
 
