@@ -3,11 +3,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from games.bots import ELO
-from games.models import BotLevel, RuleVariant
+from games.bot_strength import bot_choices
+from games.models import RuleVariant
 from games.rendering import variant_name
 
 MAX_SEATS = 8
@@ -30,24 +29,6 @@ class VariantField(forms.ModelChoiceField):
 
     def label_from_instance(self, obj: RuleVariant) -> str:
         return f"{variant_name(obj)} ({obj.min_players}–{obj.max_players})"
-
-
-def bot_choices() -> list[tuple[str, str]]:
-    """Bot levels with their measured strength, e.g. "Hard (Elo ~1,950)"."""
-    out = []
-    for value, label in BotLevel.choices:
-        elo = ELO.get(value)
-        if elo is None:
-            out.append((value, str(label)))
-            continue
-        out.append(
-            (
-                value,
-                _("%(level)s (Elo ~%(elo)s)")
-                % {"level": label, "elo": number_format(elo, force_grouping=True)},
-            )
-        )
-    return out
 
 
 class CreateTableForm(forms.Form):

@@ -21,6 +21,7 @@ from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
 from games import services
+from games.bot_strength import bot_choices
 from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
 from games.engine import Action
 from games.models import ChatMessage, Match, Seat
@@ -266,6 +267,10 @@ def table_context(
         "result": result_panel(match, view, names, me, game, seats)
         if view and view["is_over"]
         else None,
+        # The host may start at once, bots taking the seats nobody took.
+        "free_seats": sum(1 for row in seat_rows if row["is_empty"]),
+        "bot_choices": bot_choices() if match.status == Match.Status.WAITING else (),
+        "bots_unrate": match.is_rated and not match.variant.rates_a_table(with_bots=True),
         "invite_url": reverse("games:join_by_token", args=[match.invite_token])
         if match.is_private and match.status == Match.Status.WAITING
         else "",
@@ -313,6 +318,8 @@ def piece_inputs(context: dict[str, Any]) -> dict[str, Any]:
             context["is_player"],
             context["is_creator"],
             match.is_private,
+            context["free_seats"],
+            context["bots_unrate"],
         ),
         "status": (context["status_text"], context["playing"], my_row.get("deadline")),
         "seats": (context["others"], context["team_legend"]),

@@ -19,12 +19,15 @@ from games.http import go
 from games.models import Match
 
 
-def _service_post(request: HttpRequest, call, success_url: str) -> HttpResponse:
+def _service_post(
+    request: HttpRequest, call, success_url: str, refused_url: str | None = None
+) -> HttpResponse:
+    """Run ``call``; a refusal is a message on ``refused_url`` (the lobby by default)."""
     try:
         call()
     except services.ActionRefused as refused:
         messages.error(request, refused.message)
-        return go(request, reverse("games:lobby"))
+        return go(request, refused_url or reverse("games:lobby"))
     return go(request, success_url)
 
 
@@ -43,8 +46,12 @@ def join(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 def leave(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
+    # Refused, the player still has the seat: the table says why.
     return _service_post(
-        request, lambda: services.leave_match(match, request.user), reverse("games:lobby")
+        request,
+        lambda: services.leave_match(match, request.user),
+        reverse("games:lobby"),
+        reverse("games:table", args=[match_id]),
     )
 
 
@@ -52,10 +59,10 @@ def leave(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 def start(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
+    table = reverse("games:table", args=[match_id])
+    bots = request.POST.get("bots", "")
     return _service_post(
-        request,
-        lambda: services.start_match(match, request.user),
-        reverse("games:table", args=[match_id]),
+        request, lambda: services.start_match(match, request.user, bots=bots), table, table
     )
 
 

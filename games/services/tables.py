@@ -241,10 +241,17 @@ def leave_match(match: Match | int, user: Any) -> None:
         notify_seats_changed([user.pk])
 
 
-def start_match(match: Match | int, by: Any | None = None) -> Deal:
-    """Deal the first game; ``by`` must be the creator (None: the server itself)."""
+def start_match(match: Match | int, by: Any | None = None, *, bots: str = "") -> Deal:
+    """Deal the first game; ``by`` must be the creator (None: the server itself).
+
+    ``bots`` names a level: bots of that level take the seats nobody took, so a host
+    whose friends did not all come can still play. A table that does not rate games
+    with bots is unrated from then on.
+    """
     if by is not None:
         refuse_suspended(by)
+    if bots and bots not in BotLevel.values:
+        raise ActionRefused(_("Unknown bot level."), code="bots")
     with transaction.atomic():
         locked = locked_or_refuse(match)
         if by is not None and locked.creator_id != by.pk:
@@ -252,10 +259,22 @@ def start_match(match: Match | int, by: Any | None = None) -> Deal:
         if locked.status != Match.Status.WAITING:
             raise ActionRefused(_("This table has already started."), code="started")
         seats = load_seats(locked.pk)
+        if bots:
+            _seat_bots(locked, seats, bots)
         if not _every_seat_taken(seats):
             raise ActionRefused(_("Wait until every seat is taken."), code="not_full")
         game = Game.new(locked.engine_rules, _shuffler(locked))
         return new_deal(locked, seats, game, timezone.now())
+
+
+def _seat_bots(match: Match, seats: list[Seat], level: str) -> None:
+    free = [s for s in seats if not s.user_id and not s.bot_level]
+    for seat in free:
+        seat.bot_level = level
+    Seat.objects.bulk_update(free, ["bot_level"])
+    if free and match.is_rated and not match.variant.rates_a_table(with_bots=True):
+        match.is_rated = False
+        match.save(update_fields=["is_rated"])
 
 
 def start_next_deal(match: Match | int, by: Any | None = None) -> Deal | None:
