@@ -289,7 +289,18 @@ ERROR_TEMPLATE = PARTIALS + "error"
 # the page includes on first load and a push sends again.  "version" and "hint" go
 # with every render: the version says what the page shows, and a new version makes
 # any hint stale.
-PIECES = ("waiting", "hint", "version", "status", "seats", "felt", "hand", "controls", "result")
+PIECES = (
+    "rated",
+    "waiting",
+    "hint",
+    "version",
+    "status",
+    "seats",
+    "felt",
+    "hand",
+    "controls",
+    "result",
+)
 ALWAYS_SENT = ("hint", "version")
 
 
@@ -312,6 +323,7 @@ def piece_inputs(context: dict[str, Any]) -> dict[str, Any]:
     match = context["match"]
     my_row = context["my_row"] or {}
     return {
+        "rated": match.is_rated,
         "waiting": (
             context["waiting"],
             context["invite_url"],

@@ -9,14 +9,14 @@ from django.urls import reverse
 from games import services
 from games.models import Match, RuleVariant, Seat
 
-from .conftest import make_user
+from .conftest import Socket, db, in_own_loop, make_user, session_cookie
 
 pytestmark = pytest.mark.django_db
 
 
-def four_seat_table(rated: bool = True):
+def four_seat_table(rated: bool = True, guest_language: str = "en"):
     """A 4-seat classic table: the host, one guest, two free seats."""
-    host, guest = make_user("host"), make_user("guest")
+    host, guest = make_user("host"), make_user("guest", language=guest_language)
     variant = RuleVariant.objects.get(slug="classic")
     match = services.create_match(host, variant, 4, is_rated=rated)
     services.join_match(match, guest)
@@ -115,3 +115,17 @@ def test_a_refused_leave_keeps_the_player_at_the_table():
     response = client_of(guest).post(reverse("games:leave", args=[match.pk]), follow=True)
     assert response.redirect_chain[-1][0] == reverse("games:table", args=[match.pk])
     assert "resign instead of leaving" in response.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+@in_own_loop
+async def test_the_guest_reads_that_the_game_started_unrated():
+    match, host, guest = await db(four_seat_table, guest_language="ru")
+    sock = Socket(f"/ws/games/{match.pk}/", await db(session_cookie, guest))
+    assert (await sock.open())[0]
+    await sock.drain()
+    assert "Рейтинговая партия" in "".join(sock.frames)
+    await db(services.start_match, match, host, bots="medium")
+    frame = await sock.until(lambda f: 'id="table-rated"' in f)
+    assert "Партия без рейтинга" in frame
+    await sock.close()
