@@ -1,8 +1,10 @@
 """Reliability ("надёжность"): how surely a player finishes the games they start.
 
 A score from 0 to 100 (docs/matchmaking.md gives the rules).  A player's finished
-games count for them; a game they abandoned (resigned, or forfeited by running out
-of their reconnect budget) counts against them.  Every player starts as if with
+games with another person at the table count for them; a game they abandoned
+(resigned, or forfeited by running out of their reconnect budget) counts against
+them.  Games against bots only count neither way: the score tells people whether a
+player will finish a game with them, and leaving a bot mid-game leaves nobody waiting.  Every player starts as if with
 ``PRIOR`` finished games, so one early abandon does not ruin a newcomer:
 
     reliability = round(100 * (finished - abandoned + PRIOR) / (finished + PRIOR))
@@ -32,7 +34,8 @@ def reliability_of(user_ids: Iterable[int]) -> dict[int, int]:
     ids = {i for i in user_ids if i is not None}
     if not ids:
         return {}
-    games = PlayerGame.objects.filter(user_id__in=ids)
+    with_a_person = PlayerGame.objects.filter(deal=OuterRef("deal")).exclude(user=OuterRef("user"))
+    games = PlayerGame.objects.filter(Exists(with_a_person), user_id__in=ids)
     finished = dict(games.values("user_id").annotate(n=Count("id")).values_list("user_id", "n"))
     resigned = Move.objects.filter(
         deal=OuterRef("deal"),

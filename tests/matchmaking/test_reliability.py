@@ -155,3 +155,17 @@ def test_the_migration_stores_the_score_of_players_who_finished_games_before_it(
     assert dict(
         User.objects.filter(pk__in=[quitter.pk, other.pk]).values_list("pk", "reliability")
     ) == {quitter.pk: 83, other.pk: 100}
+
+
+def test_games_against_bots_only_count_neither_way():
+    player, other = make_user(), make_user()
+    against_bots = games.create_match(player, classic(), 3, bots=["easy", "medium"])
+    games.resign(against_bots.pk, player)
+    finished_with_bots = games.create_match(player, classic(), 2, bots=["random"])
+    games.resign(finished_with_bots.pk, player)
+    assert reliability(player) == 100
+    # With a person at the table (and a bot beside them), leaving counts.
+    mixed = games.create_match(player, classic(), 3, bots=["", "easy"])
+    games.join_match(mixed, other)
+    games.resign(mixed.pk, player)
+    assert reliability_of([player.pk, other.pk]) == {player.pk: 83, other.pk: 100}
