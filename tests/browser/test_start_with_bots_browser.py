@@ -1,4 +1,5 @@
-"""A host on a phone, in Russian, starts a four-seat table with bots in the free seats."""
+"""A host on a phone, in Russian, starts a four-seat table with bots in the free seats;
+a guest already seated, in English on a desktop, reads that the game is unrated."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from games.models import Match, RuleVariant
 from tests.browser.test_seats_browser import PHONE, SEATS, check_seats
-from tests.browser.test_table_browser import Player
+from tests.browser.test_table_browser import DESKTOP, Player
 
 pytestmark = [
     pytest.mark.browser,
@@ -40,12 +41,26 @@ def test_a_host_starts_a_waiting_table_with_bots(browser, live_server_url):
         assert seat["seatUncut"] and seat["seatOnScreen"], seat
     assert "Партия с ботом идёт без рейтинга." in page.inner_text("#table-waiting")
 
+    guest = Player(browser, live_server_url, "Гость", "en", viewport=DESKTOP)
+    guest.page.goto(page.url)
+    guest.page.get_by_role("button", name="Take a seat").click()
+    guest.page.wait_for_selector('#connection-state[data-state="open"]')
+    assert guest.page.inner_text("#table-rated") == "Rated game"
+    assert guest.page.locator("#table-ratings").is_visible()
+    page.wait_for_function(
+        "() => document.querySelectorAll('#table-seats .seat.free').length === 2"
+    )
+
     page.select_option("#table-waiting select[name=bots]", "easy")
     page.get_by_role("button", name="Начать с ботами на свободных местах").click()
     page.wait_for_selector("#table-hand .hand-card")
     page.wait_for_selector('#connection-state[data-state="open"]')
 
-    check_seats(host, 4, {1: "easy", 2: "easy", 3: "easy"})
+    check_seats(host, 4, {2: "easy", 3: "easy"}, people={1: "Гость"})
+    guest.page.wait_for_selector("#table-hand .hand-card")
+    assert guest.page.inner_text("#table-rated") == "Unrated game"
+    assert not guest.page.locator("#table-ratings").is_visible()
+    guest.check_page()
     assert page.inner_text("#table-rated") == "Партия без рейтинга"
     assert not page.locator("#table-waiting select").count()
     host.check_page()
