@@ -22,6 +22,7 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 games_routes = [
     path("", pages.lobby, name="lobby"),
     path("games/new/", pages.create_table, name="create"),
+    path("games/live/", pages.live_games, name="live"),
     path("games/<id:match_id>/", pages.table, name="table"),
     *games_urlpatterns,
 ]

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Prefetch
+from django.core.paginator import Paginator
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -70,14 +71,19 @@ def player_ratings(match, players: list) -> list[tuple[str, int]]:
     return [(u.username, round(ratings.get(u.pk, glicko2.DEFAULT_RATING))) for u in players]
 
 
-def _public_tables(viewer: Any, status: str, order: tuple[str, ...], count: int) -> list[Match]:
+def _public_queryset(viewer: Any, status: str) -> QuerySet[Match]:
     """Public tables of ``status`` that ``viewer`` may open (none where a seated player
-    blocked them), with their seats and the variant in the reader's words."""
+    blocked them), with their seats and variants."""
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
     tables = Match.objects.filter(status=status, is_private=False)
     if viewer is not None and viewer.is_authenticated:
         tables = tables.exclude(pk__in=tables_hidden_from(viewer))
-    tables = list(tables.select_related("variant").prefetch_related(seats).order_by(*order)[:count])
+    return tables.select_related("variant").prefetch_related(seats)
+
+
+def _public_tables(viewer: Any, status: str, order: tuple[str, ...], count: int) -> list[Match]:
+    """The first ``count`` of ``_public_queryset``, with the variant in the reader's words."""
+    tables = list(_public_queryset(viewer, status).order_by(*order)[:count])
     for table in tables:
         table.variant_label = rendering.variant_name(table.variant)
     return tables
@@ -92,13 +98,14 @@ def open_tables(viewer: Any = None) -> list[Match]:
     return tables
 
 
-# How many games in progress the lobby lists, newest first.
+# How many games in progress the lobby lists, newest first; the rest are a page of
+# their own, so many at a page.
 LIVE_TABLES = 10
+LIVE_PAGE = 25
+LIVE_ORDER = ("-started_at", "-pk")
 
 
-def live_tables(viewer: Any = None) -> list[Match]:
-    """Public tables in play, for anyone to watch (a private one is its players' own)."""
-    tables = _public_tables(viewer, Match.Status.PLAYING, ("-started_at", "-pk"), LIVE_TABLES)
+def _with_people(tables: list[Match], viewer: Any) -> list[Match]:
     me = viewer.pk if viewer is not None and viewer.is_authenticated else None
     for table in tables:
         seats = table.seats.all()
@@ -107,11 +114,31 @@ def live_tables(viewer: Any = None) -> list[Match]:
     return tables
 
 
+def live_tables(viewer: Any = None) -> dict[str, Any]:
+    """The lobby's public tables in play, for anyone to watch (a private one is its
+    players' own), and whether there are more than it lists."""
+    tables = _public_tables(viewer, Match.Status.PLAYING, LIVE_ORDER, LIVE_TABLES + 1)
+    return {
+        "live_tables": _with_people(tables[:LIVE_TABLES], viewer),
+        "live_more": len(tables) > LIVE_TABLES,
+    }
+
+
+def live_games(request: HttpRequest) -> HttpResponse:
+    """Every public game in progress, newest first, a page at a time."""
+    tables = _public_queryset(request.user, Match.Status.PLAYING).order_by(*LIVE_ORDER)
+    page = Paginator(tables, LIVE_PAGE).get_page(request.GET.get("page"))
+    for table in page.object_list:
+        table.variant_label = rendering.variant_name(table.variant)
+    _with_people(list(page.object_list), request.user)
+    return render(request, "games/live_games.html", {"page": page})
+
+
 def render_open_tables(viewer: Any) -> str:
     """The lobby's push to ``viewer``: the open tables, the games in progress and the
     live counts."""
     tables = render_to_string("games/lobby.html#open-tables", {"tables": open_tables(viewer)})
-    live = render_to_string("games/lobby.html#live-tables", {"live_tables": live_tables(viewer)})
+    live = render_to_string("games/lobby.html#live-tables", live_tables(viewer))
     counts = render_to_string(
         "matchmaking/lobby_counts.html", {"counts": matchmaking.lobby_counts(), "oob": True}
     )
@@ -139,7 +166,7 @@ def lobby(
 ) -> HttpResponse:
     context = {
         "tables": open_tables(request.user),
-        "live_tables": live_tables(request.user),
+        **live_tables(request.user),
         "my_tables": _my_tables(request.user),
         "form": form or CreateTableForm(),
         "house_form": house or HouseRulesForm(),

@@ -86,3 +86,58 @@ async def test_a_game_that_ends_leaves_the_list_and_the_count_over_the_lobby_soc
     assert "No game to watch right now." in live_list(frame)
     assert "0 tables playing" in frame
     await lobby.close()
+
+
+def games_in_play(count: int) -> list:
+    """``count`` public games against a bot, each by a player of its own, oldest first."""
+    return [create_match(make_user(), classic(), 2, bots=["easy"]) for _ in range(count)]
+
+
+def table_links(html: str) -> list[str]:
+    return [
+        line.split('href="', 1)[1].split('"', 1)[0]
+        for line in html.split("\n")
+        if 'class="button button-small button-secondary" href="/games/' in line
+    ]
+
+
+@pytest.mark.django_db
+def test_the_lobby_lists_ten_and_links_to_the_rest():
+    viewer = make_user()
+    games_in_play(10)
+    assert "All games in progress" not in live_list(lobby_for(viewer, "en"))
+    newest = games_in_play(1)[0]
+    listed = live_list(lobby_for(viewer, "en"))
+    assert len(table_links(listed)) == 10
+    assert reverse("games:table", args=[newest.pk]) in table_links(listed)
+    assert f'href="{reverse("games:live")}"' in listed and "All games in progress" in listed
+    assert "Все идущие партии" in live_list(lobby_for(viewer, "ru"))
+
+
+@pytest.mark.django_db
+def test_every_public_game_in_play_is_on_a_page_newest_first():
+    games = games_in_play(27)
+    private = create_match(make_user(), classic(), 2, bots=["easy"], is_private=True)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    first = client.get(reverse("games:live")).content.decode()
+    second = client.get(reverse("games:live") + "?page=2").content.decode()
+    urls = [reverse("games:table", args=[g.pk]) for g in reversed(games)]
+    assert table_links(first) == urls[:25] and table_links(second) == urls[25:]
+    assert "Page 1 of 2" in first and "?page=2" in first and "Page 2 of 2" in second
+    assert reverse("games:table", args=[private.pk]) not in first + second
+    # A page past the end shows the last one rather than an error.
+    assert table_links(client.get(reverse("games:live") + "?page=9").content.decode()) == urls[25:]
+    russian = Client(HTTP_ACCEPT_LANGUAGE="ru").get(reverse("games:live")).content.decode()
+    assert "Идущие партии" in russian and "Страница 1 из 2" in russian and "назад" in russian
+
+
+@pytest.mark.django_db
+def test_the_page_leaves_out_the_games_of_a_player_who_blocked_you():
+    alla, vera = make_user(), make_user()
+    block(alla, vera)
+    hidden = create_match(alla, classic(), 2, bots=["medium"])
+    client = Client()
+    client.force_login(vera)
+    page = client.get(reverse("games:live")).content.decode()
+    assert reverse("games:table", args=[hidden.pk]) not in page
+    assert "No game to watch right now." in page
