@@ -3,12 +3,15 @@ kept current over the lobby socket."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from friends.services import block
-from games.models import RuleVariant
+from games.models import Match, RuleVariant
 from games.services import create_match, resign
 from tests.live.conftest import Socket
 from tests.sockets import db, in_own_loop, session_cookie
@@ -117,18 +120,31 @@ def test_the_lobby_lists_ten_and_links_to_the_rest():
 @pytest.mark.django_db
 def test_every_public_game_in_play_is_on_a_page_newest_first():
     games = games_in_play(27)
+    # Started a minute apart, the newest seven minutes ago.
+    now = timezone.now()
+    for age, game in enumerate(reversed(games), start=7):
+        Match.objects.filter(pk=game.pk).update(started_at=now - timedelta(minutes=age))
     private = create_match(make_user(), classic(), 2, bots=["easy"], is_private=True)
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     first = client.get(reverse("games:live")).content.decode()
     second = client.get(reverse("games:live") + "?page=2").content.decode()
     urls = [reverse("games:table", args=[g.pk]) for g in reversed(games)]
     assert table_links(first) == urls[:25] and table_links(second) == urls[25:]
-    assert "Page 1 of 2" in first and "?page=2" in first and "Page 2 of 2" in second
+    assert (
+        "7\xa0minutes ago" in first
+        and "Page 1 of 2" in first
+        and "?page=2" in first
+        and "Page 2 of 2" in second
+    )
     assert reverse("games:table", args=[private.pk]) not in first + second
     # A page past the end shows the last one rather than an error.
     assert table_links(client.get(reverse("games:live") + "?page=9").content.decode()) == urls[25:]
     russian = Client(HTTP_ACCEPT_LANGUAGE="ru").get(reverse("games:live")).content.decode()
-    assert "Идущие партии" in russian and "Страница 1 из 2" in russian and "назад" in russian
+    assert (
+        "Идущие партии" in russian
+        and "Страница 1 из 2" in russian
+        and "7\xa0минут назад" in russian
+    )
 
 
 @pytest.mark.django_db
