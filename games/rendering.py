@@ -17,7 +17,7 @@ from django.conf import settings
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import services
@@ -31,18 +31,8 @@ from games.services import clock
 from games.signals import watching_refused
 from games.status_line import status_text
 from games.table_reads import Table, load
+from games.variant_words import variant_name
 
-# Standard variant names live in the database; listed here so they reach the catalogue.
-VARIANT_NAMES = [
-    gettext_noop("Classic"),
-    gettext_noop("Transfer"),
-    gettext_noop("Transfer with trump show"),
-    gettext_noop("Teams 2x2"),
-    gettext_noop("Teams 3x3"),
-    gettext_noop("52-card"),
-    gettext_noop("24-card"),
-    gettext_noop("One winner"),
-]
 MAX_BACKS = 8
 # What each partial of a seat shows of the seat's row (see ``shared_render``).
 WHO_KEYS = ("is_bot", "team", "hue", "initials", "short_name", "connected", "level", "reliability")
@@ -52,10 +42,6 @@ ME_KEYS = ("acting", "team", "is_attacker", "is_defender", "is_out", "fools")
 
 def _shows(row: dict[str, Any], keys: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple(row[key] for key in keys)
-
-
-def variant_name(variant: Any) -> str:
-    return _(variant.name)
 
 
 def card(code: str) -> dict[str, Any]:

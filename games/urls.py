@@ -12,4 +12,5 @@ urlpatterns = [
     path("games/<id:match_id>/leave/", views.leave, name="leave"),
     path("games/<id:match_id>/start/", views.start, name="start"),
     path("games/join/<str:token>/", views.join_by_token, name="join_by_token"),
+    path("rules/", views.rules, name="rules"),
 ]

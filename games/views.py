@@ -1,4 +1,4 @@
-"""The games' own pages and posts: join, leave, start, and the invite link.
+"""The games' own pages and posts: join, leave, start, the invite link, and the rules.
 
 Thin: services do the work.  The lobby and the table page show the games with
 what the apps above add (seeks, house rules, reliability, friends), so their views
@@ -12,11 +12,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
 from games import rendering, services
 from games.http import go
-from games.models import Match
+from games.models import Match, RuleVariant
+from games.variant_words import variant_description, variant_name
 
 
 def _service_post(
@@ -83,3 +85,17 @@ def join_by_token(request: HttpRequest, token: str) -> HttpResponse:
         "token": token,
     }
     return render(request, "games/invite.html", context)
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    """How to play, in the reader's language, and the variants this site deals."""
+    variants = []
+    for variant in RuleVariant.objects.filter(is_active=True).order_by("ordering", "pk"):
+        variant.label = variant_name(variant)
+        variant.words = variant_description(variant)
+        variants.append(variant)
+    # The prose is a template per language: paragraphs read better whole than as
+    # dozens of catalogue entries.
+    language = "ru" if (get_language() or "").startswith("ru") else "en"
+    context = {"variants": variants, "prose": f"games/rules_{language}.html"}
+    return render(request, "games/rules.html", context)
