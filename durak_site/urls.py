@@ -5,6 +5,7 @@ from django.urls import include, path
 
 from accounts.language import set_language
 from analysis import replay_page
+from durak_site import pwa
 from durak_site.health import healthz
 from games.urls import urlpatterns as games_urlpatterns
 from history.urls import urlpatterns as history_urlpatterns
@@ -36,6 +37,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("", include("accounts.urls")),
     path("", include((games_routes, "games"))),
     path("", include("matchmaking.urls")),
