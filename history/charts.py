@@ -6,7 +6,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-COLOURS = {"two_player": "#1f5f3f", "multi": "#b3261e", "teams": "#2a5db0"}
+# Each rating class's line takes its colour from the stylesheet (replay.css), which
+# gives it a light and a dark ground's shade.
+CLASSES = ("two_player", "multi", "teams")
 WIDTH, HEIGHT, PAD = 640, 220, 36
 MAX_POINTS = 200
 
@@ -42,7 +44,7 @@ def rating_chart(series: dict[str, list[float]], labels: dict[str, str]) -> Safe
     for index, (rating_class, pts) in enumerate(lines.items()):
         count = max(1, len(pts) - 1)
         coords = " ".join(f"{PAD + i / count * inner_w:.1f},{y(r):.1f}" for i, r in enumerate(pts))
-        colour = COLOURS.get(rating_class, "#333")
+        colour = f"rating-{rating_class}" if rating_class in CLASSES else "rating-other"
         paths.append((colour, coords, labels.get(rating_class, rating_class)))
         legend.append(
             (
@@ -61,12 +63,12 @@ def rating_chart(series: dict[str, list[float]], labels: dict[str, str]) -> Safe
     )
     polylines = format_html_join(
         "",
-        '<polyline fill="none" stroke="{}" stroke-width="2" points="{}"><title>{}</title></polyline>',
+        '<polyline class="rating-line {}" fill="none" stroke-width="2" points="{}"><title>{}</title></polyline>',
         paths,
     )
     keys = format_html_join(
         "",
-        '<rect x="{}" y="8" width="10" height="10" fill="{}"/><text x="{}" y="17" class="legend">{}</text>',
+        '<rect x="{}" y="8" width="10" height="10" class="rating-key {}"/><text x="{}" y="17" class="legend">{}</text>',
         ((x, colour, x + 14, text) for x, colour, text in legend),
     )
     return format_html(
