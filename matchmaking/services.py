@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from accounts.ratelimit import count_one
 from friends.blocks import blocks_among
 from games.engine import Rules
-from games.models import Match, RuleVariant
+from games.models import BotLevel, Match, RuleVariant
 from games.services import ActionRefused, join_match, notify_lobby_changed, send_push
 from games.services.common import lobby_user_group, refuse_suspended
 from games.services.tables import create_match
@@ -303,6 +303,15 @@ def table_as_wished(creator: Any, wishes: dict[str, Any], players: int, **option
         is_rated=wishes["is_rated"],
         **options,
     )
+
+
+def practice_table(user: Any, wishes: dict[str, Any], level: str) -> Match:
+    """A table dealt as ``wishes`` ask, at once, with bots of ``level`` in the other seats
+    (rated only where the variant rates games with bots)."""
+    if level not in BotLevel.values:
+        raise ActionRefused(_("Unknown bot level."), code="bots")
+    players = wishes["players"]
+    return table_as_wished(user, wishes, players, bots=[level] * (players - 1))
 
 
 def _seat(group: list[Seek], users: dict[int, Any], pool: dict[str, Any], now: Any) -> int:

@@ -1,5 +1,5 @@
-"""The "Play now" panel (make a seek, cancel it, the panel as it stands), "New
-opponent" after a game a seek made, and "Play" against a friend."""
+"""The "Play now" panel (make a seek, cancel it, the panel as it stands, or play bots
+at once), "New opponent" after a game a seek made, and "Play" against a friend."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games.bot_strength import bot_choices
 from games.http import go
 from games.services import ActionRefused
 from matchmaking import challenges, services
@@ -36,6 +37,8 @@ def panel_context(user, form: SeekForm | None = None, error: str = "") -> dict:
         "bot_makes_unrated": seek is not None and services.bot_makes_unrated(seek),
         "seek_form": form or SeekForm(last=services.last_choice(user)),
         "seek_error": error,
+        "bot_choices": bot_choices(),
+        "practice_level": setting("MATCHMAKING_BOT_LEVEL"),
     }
 
 
@@ -60,6 +63,11 @@ def play(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _panel_response(request, form=form, error=str(_first_error(form)))
     try:
+        if "practice" in request.POST:
+            # The same game at once, bots in every other seat: no search.
+            level = request.POST.get("practice_level", "")
+            match = services.practice_table(request.user, form.cleaned_data, level)
+            return go(request, reverse("games:table", args=[match.pk]))
         seek = services.create_seek(request.user, **form.cleaned_data)
     except ActionRefused as refused:
         return _panel_response(request, form=form, error=refused.message)
