@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 
 from history import charts, services
+from history.head_to_head import head_to_head
 from history.models import RatingClass
 from history.reliability import reliability
 
@@ -48,6 +49,13 @@ def profile_history(context: template.Context, profile_user: Any) -> dict[str, A
         "chart": charts.rating_chart(series, dict(RatingClass.choices)),
         "user": viewer,
     }
+
+
+@register.inclusion_tag("history/head_to_head.html", takes_context=True)
+def games_together(context: template.Context, profile_user: Any) -> dict[str, Any]:
+    """On another player's profile: the reader's games with them."""
+    viewer = context.get("user")
+    return {"other": profile_user, "viewer": viewer, "together": head_to_head(viewer, profile_user)}
 
 
 @register.simple_tag
