@@ -1,9 +1,12 @@
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import (
     AdminUserCreationForm,
     AuthenticationForm,
+    PasswordResetForm,
     UserChangeForm,
     UserCreationForm,
 )
@@ -11,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.confusables import skeleton
 from accounts.notices import suspension_notice
-from accounts.ratelimit import LoginThrottle, client_ip
+from accounts.ratelimit import LoginThrottle, client_ip, count_one, window_is_full
 
 
 class DistinctUsernameMixin:
@@ -84,3 +87,19 @@ class RateLimitedAuthenticationForm(AuthenticationForm):
         # Checked only after the password matched, so it tells nothing to a guesser.
         if getattr(user, "is_suspended", False):
             raise forms.ValidationError(suspension_notice(user), code="suspended")
+
+
+class ThrottledPasswordResetForm(PasswordResetForm):
+    """Django's password-reset form, sending at most ``PASSWORD_RESET_LIMIT`` mails per
+    window for one IP address and for one address asked for. Past that it sends nothing
+    and the page reads as always, so it neither floods an inbox nor tells who is
+    registered."""
+
+    def save(self, *args: Any, request: Any = None, **kwargs: Any) -> None:
+        address = self.cleaned_data["email"].casefold()
+        keys = [f"password-reset:ip:{client_ip(request)}", f"password-reset:email:{address}"]
+        if any(window_is_full(key, settings.PASSWORD_RESET_LIMIT) for key in keys):
+            return
+        for key in keys:
+            count_one(key, settings.PASSWORD_RESET_WINDOW)
+        super().save(*args, request=request, **kwargs)

@@ -256,6 +256,25 @@ LANGUAGE_SWITCH_WINDOW = int(os.environ.get("LANGUAGE_SWITCH_WINDOW", "60"))
 SIGNUP_RATE_LIMIT_ACCOUNTS = int(os.environ.get("SIGNUP_RATE_LIMIT_ACCOUNTS", "5"))
 SIGNUP_RATE_LIMIT_WINDOW = int(os.environ.get("SIGNUP_RATE_LIMIT_WINDOW", "3600"))
 
+# Password-reset mails one IP address, or one address asked for, may cause within the
+# window (seconds): the form answers the same either way, and sends no more.
+PASSWORD_RESET_LIMIT = int(os.environ.get("PASSWORD_RESET_LIMIT", "3"))
+PASSWORD_RESET_WINDOW = int(os.environ.get("PASSWORD_RESET_WINDOW", "3600"))
+
+# Mail (password resets): printed to the console in debug mode, else sent over SMTP.
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Durak Online <noreply@localhost>")
+
 # Rated games a player needs in a class to appear on its leaderboard.
 LEADERBOARD_MIN_GAMES = int(os.environ.get("LEADERBOARD_MIN_GAMES", "10"))
 
