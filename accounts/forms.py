@@ -103,3 +103,21 @@ class ThrottledPasswordResetForm(PasswordResetForm):
         for key in keys:
             count_one(key, settings.PASSWORD_RESET_WINDOW)
         super().save(*args, request=request, **kwargs)
+
+
+class EmailForm(forms.ModelForm):
+    """The account's email address (blank: none), changed only with the password, so
+    that a borrowed session cannot send the next password reset elsewhere."""
+
+    password = forms.CharField(label=_("Your password"), strip=False, widget=forms.PasswordInput)
+
+    class Meta:
+        model = get_user_model()
+        fields = ("email",)
+        help_texts = {"email": _("Optional. Used only to recover your password.")}
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.instance.check_password(password):
+            raise forms.ValidationError(_("That is not your password."), code="wrong_password")
+        return password

@@ -56,6 +56,7 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
+    path("accounts/email/", views.EmailView.as_view(), name="email"),
     path("players/", views.PlayerSearchView.as_view(), name="players"),
     path("u/<str:username>/", views.ProfileView.as_view(), name="profile"),
 ]

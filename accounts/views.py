@@ -2,15 +2,16 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db.models import Case, When
 from django.db.models.functions import Lower
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.generic import CreateView, DetailView, ListView
+from django.views.generic import CreateView, DetailView, ListView, UpdateView
 
-from accounts.forms import SignUpForm
+from accounts.forms import EmailForm, SignUpForm
 from accounts.ratelimit import client_ip, count_one
 from accounts.socket_news import account_changed
 
@@ -96,3 +97,18 @@ class ProfileView(DetailView):
 
     def get_object(self, queryset=None):
         return get_object_or_404(get_user_model(), username__iexact=self.kwargs["username"])
+
+
+class EmailView(LoginRequiredMixin, UpdateView):
+    """The signed-in player's email address, where a forgotten password's link goes."""
+
+    form_class = EmailForm
+    template_name = "accounts/email.html"
+    success_url = reverse_lazy("accounts:email")
+
+    def get_object(self, queryset=None):
+        return self.request.user
+
+    def form_valid(self, form):
+        messages.success(self.request, _("Your email address is saved."))
+        return super().form_valid(form)

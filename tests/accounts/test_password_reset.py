@@ -79,3 +79,36 @@ def test_the_log_in_page_leads_to_it_in_each_language():
     assert f'href="{url}"' in english.content.decode()
     assert "Forgotten your password?" in english.content.decode()
     assert "Забыли пароль?" in russian.content.decode()
+
+
+def email_page_post(user, data: dict, language: str = "en"):
+    client = Client(headers={"accept-language": language})
+    client.force_login(user)
+    return client.post(reverse("accounts:email"), data, follow=True)
+
+
+def test_a_player_sets_the_address_the_link_goes_to_with_their_password():
+    pavel = get_user_model().objects.create_user("pavel", "", "old-secret-911")
+    page = email_page_post(pavel, {"email": "pavel@example.org", "password": "old-secret-911"})
+    assert "Your email address is saved." in page.content.decode()
+    pavel.refresh_from_db()
+    assert pavel.email == "pavel@example.org"
+    ask("pavel@example.org")
+    assert [m.to for m in mail.outbox] == [["pavel@example.org"]]
+    # Blank: no address kept.
+    email_page_post(pavel, {"email": "", "password": "old-secret-911"})
+    pavel.refresh_from_db()
+    assert pavel.email == ""
+
+
+def test_a_wrong_password_changes_nothing_and_says_so():
+    rita = get_user_model().objects.create_user("rita", "rita@example.org", "old-secret-911")
+    page = email_page_post(rita, {"email": "thief@example.org", "password": "guess"}, "ru")
+    assert "Это не ваш пароль." in page.content.decode()
+    rita.refresh_from_db()
+    assert rita.email == "rita@example.org"
+
+
+def test_the_page_is_for_signed_in_players():
+    response = Client().get(reverse("accounts:email"))
+    assert response.status_code == 302 and reverse("accounts:login") in response["Location"]
