@@ -34,8 +34,9 @@ PLAYER_SEAT = 0
 
 
 def today() -> date:
-    """The site's day (``TIME_ZONE``): a new deal starts at its midnight."""
-    return timezone.localdate()
+    """The site's day (``TIME_ZONE``), whatever the reader's zone: a new deal starts at
+    its midnight, for everyone at once."""
+    return timezone.localdate(timezone=timezone.get_default_timezone())
 
 
 def daily_variants() -> list[RuleVariant]:

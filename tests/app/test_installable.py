@@ -33,7 +33,7 @@ def test_the_manifest_names_the_app_in_the_readers_language(language, name, shor
 def test_every_page_links_the_manifest_and_registers_the_worker():
     page = Client().get("/").content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
-    assert "js/pwa.js" in page
+    assert "js/site.js" in page
 
 
 def test_the_worker_is_served_from_the_root_fresh_every_time():
