@@ -13,7 +13,7 @@ from games.engine import Action, Knowledge
 
 from .base import DEFAULT_BUDGET, Bot, Budget, decider_of, legal_for
 from .levels import PolicyBot
-from .search import HardBot
+from .tree import TreeBot
 
 LEVELS = ("random", "easy", "medium", "hard")
 # Bots that are not lobby levels: the outside yardstick of the benchmark.
@@ -28,7 +28,7 @@ _BOTS: dict[str, Bot] = {
     "random": PolicyBot("random"),
     "easy": PolicyBot("easy"),
     "medium": PolicyBot("medium"),
-    "hard": HardBot(),
+    "hard": TreeBot(),
     "greedy": PolicyBot("greedy"),
 }
 

@@ -1,0 +1,181 @@
+"""The ``hard`` level: a search tree over the bot's own decisions, on sampled deals.
+
+Single-observer information set Monte Carlo tree search (Cowling, Powley and Whitehouse,
+2012), with the other seats left out of the tree. Each iteration deals a game from the
+sampler (by default the weights of ``inference.Inference``) and walks the tree from the
+bot's decision now: at each of the bot's own later decisions in that game it picks
+among the actions legal there by UCB1 with availability counts (an action counts as
+tried only on the deals where it was legal); the other seats play ``medium``, and the
+tree does not branch on what they did, so a node stands for the bot's own line of play
+whatever the cards dealt. The first new node of an iteration is added and the game is
+played out by ``medium`` for every seat; the bot's score of the outcome is backed up
+along its own nodes. The move is the root action visited most.
+
+Against the flat search (``search.HardBot``), which plays the bot's later moves by
+``medium`` too, the tree plans the bot's own next moves: a lead and the throw-ins that
+follow it, a defence card by card. Positions in which every hidden card is in the one
+opponent's hand are solved exactly, as there.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from games.engine import Action, Knowledge
+
+from . import endgame, fast
+from .base import DEFAULT_BUDGET, Budget, rebuild
+from .search import MAX_STRETCH, OPENING_PLAYOUT_STEPS, HardBot, Sampler, score
+
+# UCB1's exploration constant, for rewards in [0, 1].
+EXPLORATION = 0.7
+# The tree's iterations at a deal's first move, as a share of the budget's playouts:
+# the flat search spends about half of its nominal playouts (its race drops clear
+# losers, and a deal dealt again reuses its playout), a tree spends every iteration.
+ITERATIONS_PER_PLAYOUT = 0.7
+
+
+class Node:
+    """One of the bot's own actions, reached by the line of its actions above it."""
+
+    __slots__ = ("visits", "total", "available", "children")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0  # the bot's scores of the iterations through this node
+        self.available = 0  # iterations in which this action was legal at its parent
+        self.children: dict[Action, Node] = {}
+
+
+def search(
+    knowledge: Knowledge,
+    root_actions: list[Action],
+    rng: random.Random,
+    budget: Budget,
+    sampler: Sampler,
+    start: float | None = None,
+) -> Node:
+    """The tree of the bot's own lines below its decision now (``root_actions``).
+
+    ``budget.iterations`` sets the iterations at a deal's first move; later moves,
+    whose playouts are shorter, get as many playout actions, in more iterations (at
+    most ``MAX_STRETCH`` times as many), as in the flat search.
+    """
+    deadline = budget.deadline(start)
+    planned = max(
+        1, int(ITERATIONS_PER_PLAYOUT * (budget.iterations or DEFAULT_BUDGET.iterations or 1))
+    )
+    work = planned * OPENING_PLAYOUT_STEPS
+    most = planned * MAX_STRETCH
+    me = knowledge.seat
+    policy = fast.medium_move
+    decider = fast.decider
+    # ``medium`` draws no random numbers, so a position played out again ends alike.
+    outcomes: dict[tuple, tuple[float, int]] = {}
+    root = Node()
+    spent = iterations = 0
+    log, sqrt = math.log, math.sqrt
+    while iterations < planned or (spent < work and iterations < most):
+        iterations += 1
+        g = sampler.deal(rng)
+        node = root
+        path: list[Node] = []
+        steps = 0
+        while not g.is_over:
+            s = decider(g)
+            if s is None:
+                break
+            actions = g.legal_actions(s)
+            steps += 1
+            if len(actions) == 1:
+                g.apply_legal(actions[0])
+                continue
+            if s != me:
+                g.apply_legal(policy(g, s, actions, rng))
+                continue
+            if node is root:
+                # The same actions in every deal, with the policy's move first.
+                actions = root_actions
+            children = node.children
+            untried = best = None
+            best_value = -1.0
+            for a in actions:
+                child = children.get(a)
+                if child is None:
+                    if untried is None:
+                        untried = a
+                    continue
+                child.available += 1
+                if untried is None:
+                    value = child.total / child.visits + EXPLORATION * sqrt(
+                        log(child.available) / child.visits
+                    )
+                    if value > best_value:
+                        best_value, best = value, a
+            if untried is not None:
+                # A new node: the policy's move if it is new here, else a random new one.
+                chosen = policy(g, s, actions, rng)
+                if chosen in children:
+                    fresh = [a for a in actions if a not in children]
+                    chosen = fresh[rng.randrange(len(fresh))]
+                child = children[chosen] = Node()
+                child.available = 1
+                g.apply_legal(chosen)
+                path.append(child)
+                break
+            g.apply_legal(best)
+            node = children[best]
+            path.append(node)
+        if g.is_over:
+            reward = score(g, me)
+        else:
+            key = g.position_key()
+            outcome = outcomes.get(key)
+            if outcome is None:
+                played = fast.playout(g, policy, rng)
+                outcome = outcomes[key] = (score(g, me), played)
+            reward, played = outcome
+            steps += played
+        spent += steps
+        for node in path:
+            node.visits += 1
+            node.total += reward
+        if not iterations & 15 and time.perf_counter() > deadline:
+            break
+    return root
+
+
+class TreeBot(HardBot):
+    """``samplers`` makes the dealer of a move's sampled games, as for ``HardBot``."""
+
+    level = "hard"
+
+    def choose_action(
+        self, knowledge: Knowledge, rng: random.Random, budget: Budget | None = None
+    ) -> Action | None:
+        budget = budget or DEFAULT_BUDGET
+        start = time.perf_counter()
+        g = rebuild(knowledge)
+        seat = knowledge.seat
+        if fast.decider(g) != seat:
+            return None
+        actions = fast.legal(g, seat)
+        if len(actions) <= 1:
+            return actions[0] if actions else None
+        if endgame.applicable(g):
+            found = self._solve(g, seat, budget, start)
+            if found is not None:
+                return found
+        first = fast.medium_move(g, seat, actions, rng)
+        actions = [first] + [a for a in actions if a != first]
+        root = search(knowledge, actions, rng, budget, self.samplers(knowledge), start=start)
+        best, most = actions[0], (-1, 0.0)
+        for a in actions:
+            child = root.children.get(a)
+            if child is not None and child.visits:
+                seen = (child.visits, child.total / child.visits)
+                if seen > most:
+                    best, most = a, seen
+        return best

@@ -1,0 +1,88 @@
+"""The hard level's tree over its own decisions, on sampled deals."""
+
+from __future__ import annotations
+
+import random
+
+from games.bots import Budget, fast, get_bot, search
+from games.bots.tree import TreeBot
+from games.engine import Game, Rules
+
+
+def _decision(game: Game, rng: random.Random, talon_at_most: int) -> tuple:
+    """Play medium moves until a seat has several options and the talon is this small."""
+    while not game.is_over:
+        seat = fast.decider(game)
+        acts = fast.legal(game, seat)
+        if len(acts) > 2 and game.talon_count <= talon_at_most:
+            return game.knowledge(seat), acts
+        game.apply(fast.medium_move(game, seat, acts, rng))
+    return None, None
+
+
+class _OneDeal:
+    """Deals the same full game every time: the bot knows every card."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.dealt = 0
+
+    def deal(self, rng: random.Random) -> Game:
+        self.dealt += 1
+        return self.game.copy()
+
+
+def test_the_hard_level_is_the_tree():
+    assert isinstance(get_bot("hard"), TreeBot)
+
+
+def test_the_same_seed_gives_the_same_move():
+    budget = Budget(iterations=60, reproducible=True)
+    checked = 0
+    for seed in range(6):
+        knowledge, acts = _decision(Game.new(Rules(players=2), seed), random.Random(0), 12)
+        if knowledge is None:
+            continue
+        bot = TreeBot()
+        first = bot.choose_action(knowledge, random.Random(seed), budget)
+        assert first in acts
+        assert bot.choose_action(knowledge, random.Random(seed), budget) == first
+        checked += 1
+    assert checked >= 4
+
+
+def _plays_on(game: Game, seat: int, rng: random.Random) -> float:
+    """The rest of ``game`` with the tree bot at ``seat``, dealing itself the game as
+    it stands (it knows every card), ``medium`` at the other; ``seat``'s score."""
+    bot = TreeBot(samplers=lambda knowledge: _OneDeal(game))
+    while not game.is_over:
+        s = fast.decider(game)
+        acts = fast.legal(game, s)
+        if s == seat and len(acts) > 1:
+            move = bot.choose_action(game.knowledge(s), rng, Budget(iterations=40))
+        else:
+            move = fast.medium_move(game, s, acts, rng) if len(acts) > 1 else acts[0]
+        game.apply(move)
+    return search.score(game, seat)
+
+
+def test_knowing_every_card_it_keeps_a_won_game_won():
+    # Whenever one of its moves, with medium play after it on both sides, wins the real
+    # game, the bot that knows the cards wins it too, choosing every later move itself.
+    won = 0
+    for seed in range(12):
+        game = Game.new(Rules(players=2), seed)
+        knowledge, acts = _decision(game, random.Random(0), 6)
+        if knowledge is None:
+            continue
+        after = []
+        for a in acts:
+            played = game.copy()
+            played.apply(a)
+            fast.playout(played, fast.medium_move, random.Random(0))
+            after.append(search.score(played, knowledge.seat))
+        if max(after) < 1.0:
+            continue
+        assert _plays_on(game.copy(), knowledge.seat, random.Random(seed)) == 1.0
+        won += 1
+    assert won >= 4
