@@ -42,10 +42,10 @@ class Budget:
         return (time.perf_counter() if start is None else start) + self.seconds
 
 
-# Playouts of the hard search at a deal's first move (later moves spend as many playout
-# actions, in more and shorter playouts; see search.evaluate), and a wall-time cap so
-# that a loaded machine still answers in time. About 0.16 s of one core a move, 0.40 s
-# at the 99th percentile (docs/performance.md).
+# The hard search's budget in playouts at a deal's first move (the tree spends
+# ``tree.ITERATIONS_PER_PLAYOUT`` of them as iterations; later moves spend as many playout
+# actions, in more and shorter playouts), and a wall-time cap so that a loaded machine
+# still answers in time. Its CPU a move is in docs/performance.md.
 HARD_PLAYOUTS = 600
 DEFAULT_BUDGET = Budget(seconds=0.5, iterations=HARD_PLAYOUTS)
 
