@@ -221,6 +221,17 @@ class HardBot:
         # The policy's move first: under time pressure it is the one surely kept.
         first = fast.medium_move(g, seat, acts, rng)
         acts = [first] + [a for a in acts if a != first]
+        return self._search(knowledge, acts, rng, budget, start)
+
+    def _search(
+        self,
+        knowledge: Knowledge,
+        acts: list[Action],
+        rng: random.Random,
+        budget: Budget,
+        start: float,
+    ) -> Action:
+        """The best of ``acts`` (the policy's move first) by the sampled search."""
         visits, total, survived = evaluate(
             knowledge, acts, rng, budget, start=start, sampler=self.samplers(knowledge)
         )

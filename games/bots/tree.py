@@ -25,8 +25,8 @@ import time
 
 from games.engine import Action, Knowledge
 
-from . import endgame, fast
-from .base import DEFAULT_BUDGET, Budget, rebuild
+from . import fast
+from .base import DEFAULT_BUDGET, Budget
 from .search import MAX_STRETCH, OPENING_PLAYOUT_STEPS, HardBot, Sampler, score
 
 # UCB1's exploration constant, for rewards in [0, 1].
@@ -148,31 +148,20 @@ def search(
 
 
 class TreeBot(HardBot):
-    """``samplers`` makes the dealer of a move's sampled games, as for ``HardBot``."""
+    """The flat search's bot (the exact solver where it applies, the policy's move
+    first), choosing by the tree; ``samplers`` as for ``HardBot``."""
 
-    level = "hard"
-
-    def choose_action(
-        self, knowledge: Knowledge, rng: random.Random, budget: Budget | None = None
-    ) -> Action | None:
-        budget = budget or DEFAULT_BUDGET
-        start = time.perf_counter()
-        g = rebuild(knowledge)
-        seat = knowledge.seat
-        if fast.decider(g) != seat:
-            return None
-        actions = fast.legal(g, seat)
-        if len(actions) <= 1:
-            return actions[0] if actions else None
-        if endgame.applicable(g):
-            found = self._solve(g, seat, budget, start)
-            if found is not None:
-                return found
-        first = fast.medium_move(g, seat, actions, rng)
-        actions = [first] + [a for a in actions if a != first]
-        root = search(knowledge, actions, rng, budget, self.samplers(knowledge), start=start)
-        best, most = actions[0], (-1, 0.0)
-        for a in actions:
+    def _search(
+        self,
+        knowledge: Knowledge,
+        acts: list[Action],
+        rng: random.Random,
+        budget: Budget,
+        start: float,
+    ) -> Action:
+        root = search(knowledge, acts, rng, budget, self.samplers(knowledge), start=start)
+        best, most = acts[0], (-1, 0.0)
+        for a in acts:
             child = root.children.get(a)
             if child is not None and child.visits:
                 seen = (child.visits, child.total / child.visits)

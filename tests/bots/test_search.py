@@ -5,25 +5,15 @@ import random
 from games.bots import Budget, fast, search
 from games.bots.search import MAX_STRETCH, evaluate
 from games.engine import Game, Rules
-
-
-def _decision(game: Game, rng: random.Random, talon_at_most: int) -> tuple:
-    """Play medium moves until a seat has several options and the talon is this small."""
-    while not game.is_over:
-        seat = fast.decider(game)
-        acts = fast.legal(game, seat)
-        if len(acts) > 2 and game.talon_count <= talon_at_most:
-            return game.knowledge(seat), acts
-        game.apply(fast.medium_move(game, seat, acts, rng))
-    return None, None
+from tests.bots.decisions import OneDeal, decision
 
 
 def test_shorter_late_playouts_come_more_often_within_the_stretch():
     budget = Budget(iterations=40)
     compared = 0
     for seed in range(20):
-        opening, opening_acts = _decision(Game.new(Rules(players=2), seed), random.Random(0), 24)
-        late, late_acts = _decision(Game.new(Rules(players=2), seed), random.Random(0), 4)
+        opening, opening_acts = decision(Game.new(Rules(players=2), seed), random.Random(0), 24)
+        late, late_acts = decision(Game.new(Rules(players=2), seed), random.Random(0), 4)
         if opening is None or late is None or late.talon_count == 0:
             continue
         early_visits, _, _ = evaluate(opening, opening_acts, random.Random(1), budget)
@@ -36,7 +26,7 @@ def test_shorter_late_playouts_come_more_often_within_the_stretch():
 
 def test_every_action_is_played_out_on_the_first_deals():
     game = Game.new(Rules(players=2), 3)
-    knowledge, acts = _decision(game, random.Random(0), 24)
+    knowledge, acts = decision(game, random.Random(0), 24)
     visits, total, survived = evaluate(knowledge, acts, random.Random(1), Budget(iterations=30))
     assert all(v > 0 for v in visits)
     assert all(0 <= t <= v for t, v in zip(total, visits, strict=True))
@@ -48,7 +38,7 @@ def test_a_deal_drawn_again_reuses_its_playouts(monkeypatch):
     # sampled deal is the same: each action is played out once, then looked up.
     knowledge = None
     for seed in range(20):
-        knowledge, acts = _decision(Game.new(Rules(players=2), seed), random.Random(0), 0)
+        knowledge, acts = decision(Game.new(Rules(players=2), seed), random.Random(0), 0)
         if knowledge is not None:
             break
     assert knowledge is not None
@@ -71,7 +61,7 @@ def _endgames(count: int):
     """Positions with an empty talon, where every sampled deal is the same one."""
     found = []
     for seed in range(60):
-        knowledge, acts = _decision(Game.new(Rules(players=2), seed), random.Random(0), 0)
+        knowledge, acts = decision(Game.new(Rules(players=2), seed), random.Random(0), 0)
         if knowledge is not None and knowledge.talon_count == 0:
             found.append((knowledge, acts))
         if len(found) == count:
@@ -100,24 +90,12 @@ def test_a_clear_decision_stops_early_and_a_close_one_uses_the_whole_budget():
 def test_the_same_seed_gives_the_same_move():
     budget = Budget(iterations=60, reproducible=True)
     for seed in range(6):
-        knowledge, _ = _decision(Game.new(Rules(players=2), seed), random.Random(0), 12)
+        knowledge, _ = decision(Game.new(Rules(players=2), seed), random.Random(0), 12)
         if knowledge is None:
             continue
         bot = search.HardBot()
         first = bot.choose_action(knowledge, random.Random(seed), budget)
         assert bot.choose_action(knowledge, random.Random(seed), budget) == first
-
-
-class _OneDeal:
-    """Deals the same full game every time."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.dealt = 0
-
-    def deal(self, rng: random.Random) -> Game:
-        self.dealt += 1
-        return self.game.copy()
 
 
 def test_the_bot_plays_out_the_deals_of_its_sampler():
@@ -126,16 +104,16 @@ def test_the_bot_plays_out_the_deals_of_its_sampler():
     checked = 0
     for seed in range(30):
         game = Game.new(Rules(players=2), seed)
-        knowledge, acts = _decision(game, random.Random(0), 18)
+        knowledge, acts = decision(game, random.Random(0), 18)
         if knowledge is None:
             continue
-        sampler = _OneDeal(game)
+        sampler = OneDeal(game)
         visits, total, _ = evaluate(
             knowledge, acts, random.Random(1), Budget(iterations=40), sampler=sampler
         )
         assert sampler.dealt > 0
         assert all(t / v in (0.0, 0.5, 1.0) for t, v in zip(total, visits, strict=True) if v)
-        bot = search.HardBot(samplers=lambda k, game=game: _OneDeal(game))
+        bot = search.HardBot(samplers=lambda k, game=game: OneDeal(game))
         move = bot.choose_action(knowledge, random.Random(1), Budget(iterations=40))
         best = max(search.score(_after(game, a), knowledge.seat) for a in acts)
         assert search.score(_after(game, move), knowledge.seat) == best

@@ -7,29 +7,7 @@ import random
 from games.bots import Budget, fast, get_bot, search
 from games.bots.tree import TreeBot
 from games.engine import Game, Rules
-
-
-def _decision(game: Game, rng: random.Random, talon_at_most: int) -> tuple:
-    """Play medium moves until a seat has several options and the talon is this small."""
-    while not game.is_over:
-        seat = fast.decider(game)
-        acts = fast.legal(game, seat)
-        if len(acts) > 2 and game.talon_count <= talon_at_most:
-            return game.knowledge(seat), acts
-        game.apply(fast.medium_move(game, seat, acts, rng))
-    return None, None
-
-
-class _OneDeal:
-    """Deals the same full game every time: the bot knows every card."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.dealt = 0
-
-    def deal(self, rng: random.Random) -> Game:
-        self.dealt += 1
-        return self.game.copy()
+from tests.bots.decisions import OneDeal, decision
 
 
 def test_the_hard_level_is_the_tree():
@@ -40,7 +18,7 @@ def test_the_same_seed_gives_the_same_move():
     budget = Budget(iterations=60, reproducible=True)
     checked = 0
     for seed in range(6):
-        knowledge, acts = _decision(Game.new(Rules(players=2), seed), random.Random(0), 12)
+        knowledge, acts = decision(Game.new(Rules(players=2), seed), random.Random(0), 12)
         if knowledge is None:
             continue
         bot = TreeBot()
@@ -54,7 +32,7 @@ def test_the_same_seed_gives_the_same_move():
 def _plays_on(game: Game, seat: int, rng: random.Random) -> float:
     """The rest of ``game`` with the tree bot at ``seat``, dealing itself the game as
     it stands (it knows every card), ``medium`` at the other; ``seat``'s score."""
-    bot = TreeBot(samplers=lambda knowledge: _OneDeal(game))
+    bot = TreeBot(samplers=lambda knowledge: OneDeal(game))
     while not game.is_over:
         s = fast.decider(game)
         acts = fast.legal(game, s)
@@ -72,7 +50,7 @@ def test_knowing_every_card_it_keeps_a_won_game_won():
     won = 0
     for seed in range(12):
         game = Game.new(Rules(players=2), seed)
-        knowledge, acts = _decision(game, random.Random(0), 6)
+        knowledge, acts = decision(game, random.Random(0), 6)
         if knowledge is None:
             continue
         after = []

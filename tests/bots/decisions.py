@@ -1,0 +1,32 @@
+"""Positions for the search tests: a seat's decision, and a dealer of one known game."""
+
+from __future__ import annotations
+
+import random
+
+from games.bots import fast
+from games.engine import Game
+
+
+def decision(game: Game, rng: random.Random, talon_at_most: int) -> tuple:
+    """Play medium moves until a seat has several options and the talon is this small:
+    that seat's knowledge and its actions, or (None, None) if the game ends first."""
+    while not game.is_over:
+        seat = fast.decider(game)
+        acts = fast.legal(game, seat)
+        if len(acts) > 2 and game.talon_count <= talon_at_most:
+            return game.knowledge(seat), acts
+        game.apply(fast.medium_move(game, seat, acts, rng))
+    return None, None
+
+
+class OneDeal:
+    """Deals ``game`` as it stands every time: the bot knows every card."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.dealt = 0
+
+    def deal(self, rng: random.Random) -> Game:
+        self.dealt += 1
+        return self.game.copy()
