@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
@@ -5,6 +7,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db.models import Case, When
 from django.db.models.functions import Lower
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
@@ -106,9 +109,9 @@ class EmailView(LoginRequiredMixin, UpdateView):
     template_name = "accounts/email.html"
     success_url = reverse_lazy("accounts:email")
 
-    def get_object(self, queryset=None):
+    def get_object(self, queryset: Any = None) -> Any:
         return self.request.user
 
-    def form_valid(self, form):
+    def form_valid(self, form: EmailForm) -> HttpResponse:
         messages.success(self.request, _("Your email address is saved."))
         return super().form_valid(form)
