@@ -68,17 +68,17 @@ def test_two_players_meet_at_one_table_and_a_third_with_other_wishes_waits(
     assert box is not None and box["y"] + box["height"] <= PHONE["viewport"]["height"]
     olga.screenshot(path=str(tmp_path / "lobby-phone-ru.png"))
     choose(olga, deck="24", speed="fast", bots=False)
-    olga.get_by_role("button", name=PLAY["ru"]).click()
+    olga.get_by_role("button", name=PLAY["ru"], exact=True).click()
     olga.wait_for_selector(f"#play-panel >> text={WAITING['ru']}")
 
     third, third_user = person(browser, live_server_url, "Tom", "en", PHONE)
     choose(third, deck="52", speed="fast", bots=False)
-    third.get_by_role("button", name=PLAY["en"]).click()
+    third.get_by_role("button", name=PLAY["en"], exact=True).click()
     third.wait_for_selector(f"#play-panel >> text={WAITING['en']}")
 
     bob, bob_user = person(browser, live_server_url, "Bob", "en", DESKTOP)
     choose(bob, deck="24", speed="fast", bots=False)
-    bob.get_by_role("button", name=PLAY["en"]).click()
+    bob.get_by_role("button", name=PLAY["en"], exact=True).click()
     table_url = re.compile(rf"{re.escape(live_server_url)}/games/\d+/$")
     # Two navigations may race to the table (the answer to the click and the lobby
     # socket's news): the URL is awaited, not one navigation, which the other aborts.
@@ -107,7 +107,7 @@ def test_a_lone_player_gets_a_bot_after_the_announced_wait(
 ):
     page, user = person(browser, live_server_url, f"Solo{language}", language, device)
     choose(page, deck="36", speed="normal", bots=True)
-    page.get_by_role("button", name=PLAY[language]).click()
+    page.get_by_role("button", name=PLAY[language], exact=True).click()
     announced = page.locator("#play-panel .seek-bot-wait")
     announced.wait_for()
     assert str(quick_bots) in announced.inner_text()

@@ -44,9 +44,11 @@ def test_a_host_starts_a_waiting_table_with_bots(browser, live_server_url):
     guest = Player(browser, live_server_url, "Гость", "en", viewport=DESKTOP)
     guest.page.goto(page.url)
     guest.page.get_by_role("button", name="Take a seat").click()
+    # Seated, the page comes back with the guest's own tools.
+    guest.page.get_by_role("button", name="Leave the table").wait_for()
     guest.page.wait_for_selector('#connection-state[data-state="open"]')
     assert guest.page.inner_text("#table-rated") == "Rated game"
-    assert guest.page.locator("#table-ratings").is_visible()
+    guest.page.locator("#table-ratings").wait_for(state="visible")
     page.wait_for_function(
         "() => document.querySelectorAll('#table-seats .seat.free').length === 2"
     )
