@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.bot_strength import bot_choices
 from games.models import RuleVariant
-from games.rendering import variant_name
+from games.variant_words import variant_name
 
 MAX_SEATS = 8
 

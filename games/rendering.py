@@ -214,6 +214,9 @@ def table_context(
             table.append({"attack": card(attack), "defence": card(defence) if defence else None})
 
     names = {row["number"]: row["name"] for row in seat_rows}
+    is_creator = viewer.user_id == match.creator_id
+    waiting = match.status == Match.Status.WAITING
+    free_seats = sum(1 for row in seat_rows if row["is_empty"]) if waiting else 0
     context: dict[str, Any] = {
         "match": match,
         "variant_name": variant_name(match.variant),
@@ -221,9 +224,9 @@ def table_context(
         "now_ms": int(time.time() * 1000),
         "me": me,
         "is_player": me is not None,
-        "is_creator": viewer.user_id == match.creator_id,
+        "is_creator": is_creator,
         "playing": playing,
-        "waiting": match.status == Match.Status.WAITING,
+        "waiting": waiting,
         "finished": match.status == Match.Status.FINISHED,
         "aborted": match.status == Match.Status.ABORTED,
         "view": view,
@@ -254,8 +257,8 @@ def table_context(
         if view and view["is_over"]
         else None,
         # The host may start at once, bots taking the seats nobody took.
-        "free_seats": sum(1 for row in seat_rows if row["is_empty"]),
-        "bot_choices": bot_choices() if match.status == Match.Status.WAITING else (),
+        "free_seats": free_seats,
+        "bot_choices": bot_choices() if free_seats and is_creator else (),
         "bots_unrate": match.is_rated and not match.variant.rates_a_table(with_bots=True),
         "invite_url": reverse("games:join_by_token", args=[match.invite_token])
         if match.is_private and match.status == Match.Status.WAITING

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
-from games import rendering, services
+from games import services
 from games.http import go
 from games.models import Match, RuleVariant
 from games.variant_words import variant_description, variant_name
@@ -81,7 +81,7 @@ def join_by_token(request: HttpRequest, token: str) -> HttpResponse:
         )
     context = {
         "match": match,
-        "variant_label": rendering.variant_name(match.variant),
+        "variant_label": variant_name(match.variant),
         "token": token,
     }
     return render(request, "games/invite.html", context)

@@ -4,8 +4,9 @@ A score from 0 to 100 (docs/matchmaking.md gives the rules).  A player's finishe
 games with another person at the table count for them; a game they abandoned
 (resigned, or forfeited by running out of their reconnect budget) counts against
 them.  Games against bots only count neither way: the score tells people whether a
-player will finish a game with them, and leaving a bot mid-game leaves nobody waiting.  Every player starts as if with
-``PRIOR`` finished games, so one early abandon does not ruin a newcomer:
+player will finish a game with them, and leaving a bot mid-game leaves nobody waiting.
+Every player starts as if with ``PRIOR`` finished games, so one early abandon does
+not ruin a newcomer:
 
     reliability = round(100 * (finished - abandoned + PRIOR) / (finished + PRIOR))
 """

@@ -25,6 +25,7 @@ from games import rendering
 from games.forms import CreateTableForm
 from games.models import Match, Seat
 from games.services import ActionRefused
+from games.variant_words import variant_name
 from history import glicko2
 from history.models import Rating
 from history.services import rating_class_for
@@ -81,12 +82,16 @@ def _public_queryset(viewer: Any, status: str) -> QuerySet[Match]:
     return tables.select_related("variant").prefetch_related(seats)
 
 
+def _labelled(tables: list[Match]) -> list[Match]:
+    """``tables``, each with its variant's name in the reader's words."""
+    for table in tables:
+        table.variant_label = variant_name(table.variant)
+    return tables
+
+
 def _public_tables(viewer: Any, status: str, order: tuple[str, ...], count: int) -> list[Match]:
     """The first ``count`` of ``_public_queryset``, with the variant in the reader's words."""
-    tables = list(_public_queryset(viewer, status).order_by(*order)[:count])
-    for table in tables:
-        table.variant_label = rendering.variant_name(table.variant)
-    return tables
+    return _labelled(list(_public_queryset(viewer, status).order_by(*order)[:count]))
 
 
 def open_tables(viewer: Any = None) -> list[Match]:
@@ -128,10 +133,8 @@ def live_games(request: HttpRequest) -> HttpResponse:
     """Every public game in progress, newest first, a page at a time."""
     tables = _public_queryset(request.user, Match.Status.PLAYING).order_by(*LIVE_ORDER)
     page = Paginator(tables, LIVE_PAGE).get_page(request.GET.get("page"))
-    for table in page.object_list:
-        table.variant_label = rendering.variant_name(table.variant)
-    _with_people(list(page.object_list), request.user)
-    return render(request, "games/live_games.html", {"page": page})
+    shown = _with_people(_labelled(list(page.object_list)), request.user)
+    return render(request, "games/live_games.html", {"page": page, "live_tables": shown})
 
 
 def render_open_tables(viewer: Any) -> str:
@@ -148,15 +151,14 @@ def render_open_tables(viewer: Any) -> str:
 def _my_tables(user) -> list[Match]:
     if not user.is_authenticated:
         return []
-    tables = list(
-        Match.objects.filter(seats__user=user)
-        .exclude(status=Match.Status.ABORTED)
-        .select_related("variant")
-        .order_by("-created_at")[:10]
+    return _labelled(
+        list(
+            Match.objects.filter(seats__user=user)
+            .exclude(status=Match.Status.ABORTED)
+            .select_related("variant")
+            .order_by("-created_at")[:10]
+        )
     )
-    for table in tables:
-        table.variant_label = rendering.variant_name(table.variant)
-    return tables
 
 
 def lobby(

@@ -9,7 +9,7 @@ from django.utils import translation
 
 from analysis.models import DealAnalysis
 from games.models import RuleVariant
-from games.rendering import variant_name
+from games.variant_words import variant_name
 from moderation.games_admin import RuleVariantAdmin
 
 from .helpers import play_match
