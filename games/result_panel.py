@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.models import Match, Seat
+from games.models import Deal, Match, Seat
 from games.move_words import describe_action, names_in_words
 
 
@@ -39,7 +39,10 @@ def result_panel(
         "fool_team": result.get("fool_team"),
         "winner": names.get(winner) if winner is not None else None,
         "epaulettes": range(result.get("epaulettes") or 0),
-        "end_reason": deal.get_end_reason_display() if deal and deal.end_reason else "",
+        # A game played to its end says so by its outcome; only another ending is named.
+        "end_reason": deal.get_end_reason_display()
+        if deal and deal.end_reason and deal.end_reason != Deal.EndReason.NORMAL
+        else "",
         "deal_number": deal.number if deal else 1,
         # A fixed deal (a seed) is played once: the rematch would deal it again.
         "can_rematch": me is not None
