@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import RuleVariant
+from history.seeding import play_match
 
 from .test_play_now_browser import fresh_process_state, person  # noqa: F401
 
@@ -92,3 +93,26 @@ def test_the_lobby_and_a_table_fit_a_320_pixel_phone_in_russian(browser, live_se
     watcher.locator("details:has(textarea) summary").first.click()
     assert watcher.locator("textarea").first.is_visible()
     assert watcher.evaluate(PAGE_WIDTH) <= 320
+
+
+# Each table of numbers on the page, whether it is wider than its box (and so scrolls).
+TABLES_CUT = """() => [...document.querySelectorAll("table.data")].filter(
+  (t) => t.scrollWidth > t.clientWidth).map((t) => t.dataset.testid || t.className)"""
+
+
+def test_a_players_statistics_read_whole_on_a_320_pixel_phone_in_russian(browser, live_server_url):
+    page, olga = person(browser, live_server_url, "Olga", "ru", NARROW)
+    play_match([olga, "Boris"], "classic", seed=3)
+    play_match([olga, "Boris", "Vera"], "transfer", seed=4)
+    page.goto(f"{live_server_url}/u/Olga/")
+    by_players = page.locator('[data-testid="stats-players"]')
+    assert "2 игрока" in by_players.inner_text() and "3 игрока" in by_players.inner_text()
+    # Each number is named beside it, as the table's heading is not shown.
+    games = '[data-testid="stats-variant"] td[data-label="Партии"]'
+    assert page.locator(games).first.inner_text() == "1"
+    label = page.evaluate(
+        "(s) => getComputedStyle(document.querySelector(s), '::before').content", games
+    )
+    assert label == '"Партии: "'
+    assert page.evaluate(TABLES_CUT) == []
+    assert page.evaluate(PAGE_WIDTH) <= 320
