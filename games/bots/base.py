@@ -42,10 +42,10 @@ class Budget:
         return (time.perf_counter() if start is None else start) + self.seconds
 
 
-# The hard search's budget in playouts at a deal's first move (the tree spends
-# ``tree.ITERATIONS_PER_PLAYOUT`` of them as iterations; later moves spend as many playout
-# actions, in more and shorter playouts), and a wall-time cap so that a loaded machine
-# still answers in time. Its CPU a move is in docs/performance.md.
+# The hard search's budget in playouts (the tree's iterations) at a deal's first move
+# (later moves spend as many playout actions, in more and shorter playouts), and a
+# wall-time cap so that a loaded machine still answers in time. Its CPU a move is in
+# docs/performance.md.
 HARD_PLAYOUTS = 600
 DEFAULT_BUDGET = Budget(seconds=0.5, iterations=HARD_PLAYOUTS)
 

@@ -9,7 +9,8 @@ tried only on the deals where it was legal); the other seats play ``medium``, an
 tree does not branch on what they did, so a node stands for the bot's own line of play
 whatever the cards dealt. The first new node of an iteration is added and the game is
 played out by ``medium`` for every seat; the bot's score of the outcome is backed up
-along its own nodes. The move is the root action visited most.
+along its own nodes. The move is the root action visited most; the search stops early
+once no other root action could catch up with it in the iterations left.
 
 Against the flat search (``search.HardBot``), which plays the bot's later moves by
 ``medium`` too, the tree plans the bot's own next moves: a lead and the throw-ins that
@@ -31,10 +32,6 @@ from .search import MAX_STRETCH, OPENING_PLAYOUT_STEPS, HardBot, Sampler, score
 
 # UCB1's exploration constant, for rewards in [0, 1].
 EXPLORATION = 0.7
-# The tree's iterations at a deal's first move, as a share of the budget's playouts:
-# the flat search spends about half of its nominal playouts (its race drops clear
-# losers, and a deal dealt again reuses its playout), a tree spends every iteration.
-ITERATIONS_PER_PLAYOUT = 0.7
 
 
 class Node:
@@ -64,9 +61,7 @@ def search(
     most ``MAX_STRETCH`` times as many), as in the flat search.
     """
     deadline = budget.deadline(start)
-    planned = max(
-        1, int(ITERATIONS_PER_PLAYOUT * (budget.iterations or DEFAULT_BUDGET.iterations or 1))
-    )
+    planned = budget.iterations or DEFAULT_BUDGET.iterations or 1
     work = planned * OPENING_PLAYOUT_STEPS
     most = planned * MAX_STRETCH
     me = knowledge.seat
@@ -142,9 +137,30 @@ def search(
         for node in path:
             node.visits += 1
             node.total += reward
-        if not iterations & 15 and time.perf_counter() > deadline:
+        if not iterations & 15 and (
+            time.perf_counter() > deadline
+            or settled(root, left(iterations, spent, planned, work, most))
+        ):
             break
     return root
+
+
+def left(iterations: int, spent: int, planned: int, work: int, most: int) -> int:
+    """The iterations the loop would still run, at the playout length seen so far."""
+    by_work = math.ceil((work - spent) * iterations / spent) if spent < work else 0
+    return max(planned - iterations, min(most - iterations, by_work))
+
+
+def settled(root: Node, remaining: int) -> bool:
+    """True when the most visited root action stays so whatever ``remaining``
+    iterations do: its lead in visits over every other is larger."""
+    first = second = 0
+    for child in root.children.values():
+        if child.visits > first:
+            first, second = child.visits, first
+        elif child.visits > second:
+            second = child.visits
+    return first - second > remaining
 
 
 class TreeBot(HardBot):

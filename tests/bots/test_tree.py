@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.bots import Budget, fast, get_bot, search
+from games.bots import Budget, fast, get_bot, search, tree
 from games.bots.tree import TreeBot
 from games.engine import Game, Rules
 from tests.bots.decisions import OneDeal, decision
@@ -64,3 +64,30 @@ def test_knowing_every_card_it_keeps_a_won_game_won():
         assert _plays_on(game.copy(), knowledge.seat, random.Random(seed)) == 1.0
         won += 1
     assert won >= 4
+
+
+def test_the_search_stops_once_the_move_is_settled_and_the_move_is_the_same(monkeypatch):
+    # With the real deal as every sample, one root action soon leads by more visits
+    # than the iterations left could give any other, and the search stops there; run
+    # to the end of its plan instead, it chooses the same move.
+    budget = Budget(iterations=200, reproducible=True)
+    spent = {True: 0, False: 0}
+    checked = 0
+    for seed in range(8):
+        game = Game.new(Rules(players=2), seed)
+        knowledge, acts = decision(game, random.Random(0), 12)
+        if knowledge is None:
+            continue
+        moves = {}
+        for stops in (True, False):
+            if not stops:
+                monkeypatch.setattr(tree, "settled", lambda root, remaining: False)
+            dealer = OneDeal(game)
+            bot = TreeBot(samplers=lambda knowledge, dealer=dealer: dealer)
+            moves[stops] = bot.choose_action(knowledge, random.Random(seed), budget)
+            spent[stops] += dealer.dealt
+            monkeypatch.undo()
+        assert moves[True] == moves[False]
+        checked += 1
+    assert checked >= 4
+    assert spent[True] < spent[False]
