@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 
 from games.bots import fast
-from games.engine import Game
+from games.engine import Action, Game, Knowledge, Rules
 
 
 def decision(game: Game, rng: random.Random, talon_at_most: int) -> tuple:
@@ -18,6 +19,18 @@ def decision(game: Game, rng: random.Random, talon_at_most: int) -> tuple:
             return game.knowledge(seat), acts
         game.apply(fast.medium_move(game, seat, acts, rng))
     return None, None
+
+
+def two_player_decisions(
+    seeds: Iterable[int], talon_at_most: int
+) -> Iterator[tuple[int, Game, Knowledge, list[Action]]]:
+    """``decision`` in the 2-player game of each seed that reaches one: the seed, the
+    game at that decision, the seat's knowledge and its actions."""
+    for seed in seeds:
+        game = Game.new(Rules(players=2), seed)
+        knowledge, acts = decision(game, random.Random(0), talon_at_most)
+        if knowledge is not None:
+            yield seed, game, knowledge, acts
 
 
 class OneDeal:

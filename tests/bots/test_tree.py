@@ -7,7 +7,7 @@ import random
 from games.bots import Budget, fast, get_bot, search, tree
 from games.bots.tree import TreeBot
 from games.engine import Game, Rules
-from tests.bots.decisions import OneDeal, decision
+from tests.bots.decisions import OneDeal, decision, two_player_decisions
 
 
 def test_the_hard_level_is_the_tree():
@@ -48,11 +48,7 @@ def test_knowing_every_card_it_keeps_a_won_game_won():
     # Whenever one of its moves, with medium play after it on both sides, wins the real
     # game, the bot that knows the cards wins it too, choosing every later move itself.
     won = 0
-    for seed in range(12):
-        game = Game.new(Rules(players=2), seed)
-        knowledge, acts = decision(game, random.Random(0), 6)
-        if knowledge is None:
-            continue
+    for seed, game, knowledge, acts in two_player_decisions(range(12), 6):
         after = []
         for a in acts:
             played = game.copy()
@@ -73,11 +69,7 @@ def test_the_search_stops_once_the_move_is_settled_and_the_move_is_the_same(monk
     budget = Budget(iterations=200, reproducible=True)
     spent = {True: 0, False: 0}
     checked = 0
-    for seed in range(8):
-        game = Game.new(Rules(players=2), seed)
-        knowledge, acts = decision(game, random.Random(0), 12)
-        if knowledge is None:
-            continue
+    for seed, game, knowledge, _acts in two_player_decisions(range(8), 12):
         moves = {}
         for stops in (True, False):
             if not stops:
