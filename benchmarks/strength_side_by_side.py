@@ -15,7 +15,8 @@ seeded as ``bot_tournament.py`` seeds them, so this tree's games are that script
 
 Rows go to ``DIR/<tree>.jsonl`` as games end; ``--report-only`` prints the table from
 them: ``hard``'s share of decided games with a 95% Wilson interval, and its CPU time
-a move (the deciding process's, on one core), mean and 99th percentile.
+a move (the deciding process's, on one core), mean and 99th percentile; with an old
+tree, also the games the new one did better and worse in, deal and seat alike.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import random
 import subprocess
 import sys
@@ -87,7 +89,37 @@ def report(out_dir: Path) -> str:
     if any({r["deal"] for r in rs} != shared for rs in rows.values()):
         for name, tree_rows in rows.items():
             lines.append(_line(name, [r for r in tree_rows if r["deal"] in shared]))
+    if set(rows) == {"new", "old"}:
+        lines.append(_paired(rows["new"], rows["old"]))
     return "\n".join(lines)
+
+
+def _score(row: dict) -> float:
+    """The hard seat's score: 1 not the fool, 0 the fool, 0.5 a draw."""
+    if row["fool"] is None:
+        return 0.5
+    return float(row["fool"] != row["hard"])
+
+
+def _paired(new: list[dict], old: list[dict]) -> str:
+    """Game by game on the same deal and seat: what the new tree won more and lost more
+    (a draw counts half), and the sign test's z of the difference."""
+    old_scores = {(r["deal"], r["hard"]): _score(r) for r in old}
+    better = worse = 0.0
+    games = 0
+    for r in new:
+        key = (r["deal"], r["hard"])
+        if key not in old_scores:
+            continue
+        games += 1
+        diff = _score(r) - old_scores[key]
+        better += max(0.0, diff)
+        worse += max(0.0, -diff)
+    z = (better - worse) / math.sqrt(better + worse) if better + worse else 0.0
+    return (
+        f"\nGame by game over {games} games played by both: new better in {better:g}, "
+        f"worse in {worse:g} (z = {z:+.1f})"
+    )
 
 
 def _line(name: str, rows: list[dict]) -> str:

@@ -22,7 +22,7 @@ BASELINES = ("greedy",)
 # Elo of each level (random = 1000), rounded, from the duplicate tournament in 2-player
 # podkidnoy that ``benchmarks/bot_tournament.py`` prints (see docs/performance.md). The
 # lobby shows them beside the level names; rerun the benchmark when a level changes.
-ELO = {"random": 1000, "easy": 1630, "medium": 1730, "hard": 2050}
+ELO = {"random": 1000, "easy": 1630, "medium": 1730, "hard": 2100}
 
 _BOTS: dict[str, Bot] = {
     "random": PolicyBot("random"),
