@@ -110,6 +110,31 @@ def p99(xs: list[float]) -> float:
     return s[min(len(s) - 1, int(math.ceil(0.99 * len(s))) - 1)]
 
 
+def hard_score(row: dict) -> float:
+    """``hard``'s score in a row of the strength scripts (``deal``, ``hard``'s seat,
+    ``fool``'s seat): 1 not the fool, 0 the fool, a half for a draw."""
+    if row["fool"] is None:
+        return 0.5
+    return float(row["fool"] != row["hard"])
+
+
+def paired(rows: list[dict], base: list[dict]) -> tuple[int, float, float]:
+    """``rows`` against ``base`` game by game on the same deal and ``hard`` seat: the
+    games both played, and what ``rows`` scored more and less (a draw counts half)."""
+    base_scores = {(r["deal"], r["hard"]): hard_score(r) for r in base}
+    games = 0
+    better = worse = 0.0
+    for r in rows:
+        other = base_scores.get((r["deal"], r["hard"]))
+        if other is None:
+            continue
+        games += 1
+        diff = hard_score(r) - other
+        better += max(diff, 0.0)
+        worse += max(-diff, 0.0)
+    return games, better, worse
+
+
 def elo_ladder(rows: list[dict], config: str = "2p-podkidnoy") -> dict[str, float]:
     """Elo ratings that best explain the decided games of ``config`` (random = 1000).
 

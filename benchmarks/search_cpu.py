@@ -23,6 +23,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bot_tournament import p99  # noqa: E402
+
 from games.bots import Budget  # noqa: E402
 from games.bots.fast import decider, legal  # noqa: E402
 from games.bots.greedy import greedy_move  # noqa: E402
@@ -51,11 +53,6 @@ def positions(first: int, deals: int, budget: Budget) -> list[Knowledge]:
     return found
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--first-deal", type=int, default=985000)
@@ -75,12 +72,9 @@ def main() -> None:
     print("| search | CPU ms a move, mean | p99 | largest |")
     print("| --- | ---: | ---: | ---: |")
     for name, values in cpu.items():
-        print(
-            f"| {name} | {statistics.mean(values):.1f} | {percentile(values, 0.99):.1f} "
-            f"| {max(values):.1f} |"
-        )
+        print(f"| {name} | {statistics.mean(values):.1f} | {p99(values):.1f} | {max(values):.1f} |")
     mean_ratio = statistics.mean(cpu["tree"]) / statistics.mean(cpu["flat"])
-    p99_ratio = percentile(cpu["tree"], 0.99) / percentile(cpu["flat"], 0.99)
+    p99_ratio = p99(cpu["tree"]) / p99(cpu["flat"])
     print(f"tree / flat: mean {mean_ratio:.2f}x, p99 {p99_ratio:.2f}x")
 
 

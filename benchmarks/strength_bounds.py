@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot_tournament import wilson  # noqa: E402
+from bot_tournament import paired, wilson  # noqa: E402
 
 from games.bots import Budget  # noqa: E402
 from games.bots.fast import decider, legal  # noqa: E402
@@ -109,7 +109,7 @@ def report(out_dir: Path) -> str:
         path.stem: [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
         for path in sorted(out_dir.glob("*.jsonl"))
     }
-    base = {(r["deal"], r["hard"]): r for r in runs.get("inference", [])}
+    base = runs.get("inference", [])
     lines = [
         "| sampler | deals | hard wins, of decided (95% CI) | games | decided "
         "| won where inference lost / lost where it won | CPU ms a move |",
@@ -122,29 +122,15 @@ def report(out_dir: Path) -> str:
         decided = [r for r in rows if r["fool"] is not None]
         won = sum(r["fool"] != r["hard"] for r in decided)
         p, lo, hi = wilson(won, len(decided))
-        better = worse = 0.0
-        for r in rows:
-            other = base.get((r["deal"], r["hard"]))
-            if other is None or name == "inference":
-                continue
-            diff = _score(r) - _score(other)
-            better += max(diff, 0.0)
-            worse += max(-diff, 0.0)
-        paired = "-" if name == "inference" or not base else f"{better:g} / {worse:g}"
+        _games, better, worse = paired(rows, base)
+        against = "-" if name == "inference" or not base else f"{better:g} / {worse:g}"
         deals = sorted({r["deal"] for r in rows})
         cpu = 1000 * sum(r["cpu"] for r in rows) / max(1, sum(r["moves"] for r in rows))
         lines.append(
             f"| {name} | {deals[0]}-{deals[-1]} | {100 * p:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
-            f" | {len(rows)} | {len(decided)} | {paired} | {cpu:.1f} |"
+            f" | {len(rows)} | {len(decided)} | {against} | {cpu:.1f} |"
         )
     return "\n".join(lines)
-
-
-def _score(row: dict) -> float:
-    """1 for a game ``hard`` won, 0 for one it lost, a half for a draw."""
-    if row["fool"] is None:
-        return 0.5
-    return float(row["fool"] != row["hard"])
 
 
 def main() -> None:

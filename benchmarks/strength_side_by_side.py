@@ -94,27 +94,12 @@ def report(out_dir: Path) -> str:
     return "\n".join(lines)
 
 
-def _score(row: dict) -> float:
-    """The hard seat's score: 1 not the fool, 0 the fool, 0.5 a draw."""
-    if row["fool"] is None:
-        return 0.5
-    return float(row["fool"] != row["hard"])
-
-
 def _paired(new: list[dict], old: list[dict]) -> str:
     """Game by game on the same deal and seat: what the new tree won more and lost more
     (a draw counts half), and the sign test's z of the difference."""
-    old_scores = {(r["deal"], r["hard"]): _score(r) for r in old}
-    better = worse = 0.0
-    games = 0
-    for r in new:
-        key = (r["deal"], r["hard"])
-        if key not in old_scores:
-            continue
-        games += 1
-        diff = _score(r) - old_scores[key]
-        better += max(0.0, diff)
-        worse += max(0.0, -diff)
+    from bot_tournament import paired  # see ``_line`` for why here
+
+    games, better, worse = paired(new, old)
     z = (better - worse) / math.sqrt(better + worse) if better + worse else 0.0
     return (
         f"\nGame by game over {games} games played by both: new better in {better:g}, "
