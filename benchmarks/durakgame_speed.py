@@ -22,6 +22,17 @@ durakgame 1.0.4 leaves a finishing move's cards in the attacker's hand as well a
 them to the defender, so random games never end; the child mends ``Game.process`` for
 that move and nothing else. The report gives each engine's median games per second and,
 per durakgame loop, the median (and range) over the rounds of each tree's ratio to it.
+
+CPU time on a shared virtual machine varies by a quarter from one second to the next.
+``--counts`` counts instead, the same on every run, for the games after ``--warm``
+(300) games: the machine instructions of a game, with valgrind's callgrind
+(``apt install valgrind``), as a run of ``--warm`` plus ``--games`` (1,000) games less
+a run of ``--warm``; and the Python bytecodes a game executes, with a trace function.
+Neither count is time: a bytecode costs its dispatch (an indirect branch the processor
+often mispredicts) on top of its instructions, so a time ratio lies between the two.
+
+    .venv/bin/python benchmarks/durakgame_speed.py --durakgame-python VENV/bin/python \\
+        [--old <worktree of another commit>] --counts
 """
 
 from __future__ import annotations
@@ -30,22 +41,35 @@ import argparse
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from types import FrameType
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOOPS = ("kickoff", "direct")
 
 
-def ours(seconds: float, seed: int) -> dict[str, float]:
+Play = Callable[[float, int], int]
+
+
+def ours(seed: int) -> Play:
     """The random games of ``engine_speed.py``, on the engine first on ``sys.path``."""
-    from engine_speed import child as engine_child
+    from engine_speed import random_games
 
-    return engine_child("random 2p 36 podkidnoy", seconds, seed, {})
+    from games.engine import Rules
+
+    rules, rng = Rules(), random.Random(seed)
+
+    def play(seconds: float, games: int) -> int:
+        return random_games(rules, rng, seconds=seconds, games=games)[0]
+
+    return play
 
 
-def durakgame(loop: str, seconds: float, seed: int) -> dict[str, float]:
+def durakgame(loop: str, seed: int) -> Play:
     import durakgame.game as dg
     from durakgame.interface import standardDeck
     from durakgame.move import FinishingMove
@@ -67,35 +91,86 @@ def durakgame(loop: str, seconds: float, seed: int) -> dict[str, float]:
         def nextMove(self, state: object, options: list) -> int:  # noqa: N802 (its API)
             return int(rnd() * len(options))
 
-    games = actions = 0
+    def play(seconds: float, games: int) -> int:
+        played = 0
+        deadline = time.process_time() + seconds
+        while True:
+            deck = standardDeck()
+            rng.shuffle(deck)
+            g = dg.Game(deck, AtRandom(), AtRandom())
+            if loop == "kickoff":
+                g.kickoff()
+            else:
+                while not g.isFinished:
+                    options = g.generateOptions()
+                    g.process(options[int(rnd() * len(options))])
+            played += 1
+            if games:
+                if played == games:
+                    return played
+            elif played % 8 == 0 and time.process_time() > deadline:
+                return played
+
+    return play
+
+
+def run_child(args: argparse.Namespace) -> dict[str, float]:
+    play = ours(args.seed) if args.child == "ours" else durakgame(args.child, args.seed)
+    if args.bytecodes:
+        play(0.0, args.warm)
+        return {"bytecodes/game": bytecodes(play, args.games) / args.games}
     start = time.process_time()
-    deadline = start + seconds
-    while True:
-        deck = standardDeck()
-        rng.shuffle(deck)
-        g = dg.Game(deck, AtRandom(), AtRandom())
-        if loop == "kickoff":
-            g.kickoff()
-            actions += len(g.history.p1Moves) + len(g.history.p2Moves)
-        else:
-            while not g.isFinished:
-                options = g.generateOptions()
-                g.process(options[int(rnd() * len(options))])
-                actions += 1
-        games += 1
-        if games % 8 == 0 and time.process_time() > deadline:
-            break
-    cpu = time.process_time() - start
-    return {"games/s": games / cpu, "actions/game": actions / games}
+    played = play(args.seconds, args.games)
+    return {"games/s": played / (time.process_time() - start)}
 
 
-def child(python: str, tree: str, what: str, seconds: float, seed: int) -> dict[str, float]:
+def bytecodes(play: Play, games: int) -> int:
+    """The Python bytecodes that ``games`` games execute, counted by a trace function."""
+    count = 0
+
+    def on_call(frame: FrameType, event: str, arg: object) -> Callable[..., object]:
+        frame.f_trace_opcodes = True
+        frame.f_trace_lines = False
+        return on_opcode
+
+    def on_opcode(frame: FrameType, event: str, arg: object) -> Callable[..., object]:
+        nonlocal count
+        if event == "opcode":
+            count += 1
+        return on_opcode
+
+    sys.settrace(on_call)
+    try:
+        play(0.0, games)
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def child(
+    python: str, tree: str, what: str, seed: int, options: list[str], wrap: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=tree)
-    argv = [python, os.path.abspath(__file__), "--child", what, "--seconds", str(seconds)]
-    out = subprocess.run(
-        [*argv, "--seed", str(seed)], env=env, capture_output=True, text=True, check=True
-    )
-    return json.loads(out.stdout)
+    argv = [*wrap, python, os.path.abspath(__file__), "--child", what, "--seed", str(seed)]
+    return subprocess.run([*argv, *options], env=env, capture_output=True, text=True, check=True)
+
+
+CALLGRIND = ("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")
+
+
+def counts(python: str, tree: str, what: str, args: argparse.Namespace) -> tuple[float, float]:
+    """Machine instructions and Python bytecodes a game once warm.
+
+    Instructions: a run of ``warm + games`` games less one of ``warm``, under callgrind.
+    Bytecodes: the ``games`` games after ``warm``, counted by a trace function.
+    """
+    totals = []
+    for n in (args.warm, args.warm + args.games):
+        err = child(python, tree, what, args.seed, ["--games", str(n)], CALLGRIND).stderr
+        totals.append(int(re.search(r"Collected : (\d+)", err).group(1)))
+    options = ["--bytecodes", "--warm", str(args.warm), "--games", str(args.games)]
+    traced = json.loads(child(python, tree, what, args.seed, options).stdout)
+    return (totals[1] - totals[0]) / args.games, traced["bytecodes/game"]
 
 
 def median(xs: list[float]) -> float:
@@ -109,29 +184,53 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--seconds", type=float, default=1.5)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--counts", action="store_true", help="count instructions and bytecodes")
+    ap.add_argument("--warm", type=int, default=300, help="with --counts: games first played")
+    ap.add_argument("--games", type=int, default=1000, help="with --counts: games counted")
     ap.add_argument("--child", choices=("ours", *LOOPS), help=argparse.SUPPRESS)
+    ap.add_argument("--bytecodes", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        if args.child == "ours":
-            result = ours(args.seconds, args.seed)
-        else:
-            result = durakgame(args.child, args.seconds, args.seed)
-        print(json.dumps(result))
+        print(json.dumps(run_child(args)))
         return
     if not args.durakgame_python:
         ap.error("--durakgame-python is required")
     trees = {"this tree": ROOT}
     if args.old:
         trees["old"] = os.path.abspath(args.old)
+    if args.counts:
+        if args.warm < 1 or args.games < 1:
+            ap.error("--warm and --games must be at least 1")
+        report_counts(args, trees)
+    else:
+        report_times(args, trees)
+
+
+def report_counts(args: argparse.Namespace, trees: dict[str, str]) -> None:
+    got = {loop: counts(args.durakgame_python, "", loop, args) for loop in LOOPS}
+    for name, tree in trees.items():
+        got[name] = counts(sys.executable, tree, "ours", args)
+    print(f"a game once warm: games {args.warm + 1}-{args.warm + args.games} of seed {args.seed}")
+    print("| engine | instructions | against kickoff | against direct | bytecodes |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name, (instructions, bytecodes) in got.items():
+        label = f"durakgame 1.0.4, {name}" if name in LOOPS else name
+        ratios = " | ".join(f"{got[loop][0] / instructions:.2f}x" for loop in LOOPS)
+        print(f"| {label} | {instructions:,.0f} | {ratios} | {bytecodes:,.0f} |")
+
+
+def report_times(args: argparse.Namespace, trees: dict[str, str]) -> None:
     rates: dict[str, list[float]] = {name: [] for name in (*trees, *LOOPS)}
     ratios: dict[tuple[str, str], list[float]] = {(t, lp): [] for t in trees for lp in LOOPS}
     for r in range(args.rounds):
         seed = args.seed + r
         for loop in LOOPS:
-            got = child(args.durakgame_python, "", loop, args.seconds, seed)
+            options = ["--seconds", str(args.seconds), "--games", "0"]
+            got = json.loads(child(args.durakgame_python, "", loop, seed, options).stdout)
             rates[loop].append(got["games/s"])
         for name, tree in trees.items():
-            got = child(sys.executable, tree, "ours", args.seconds, seed)
+            options = ["--seconds", str(args.seconds), "--games", "0"]
+            got = json.loads(child(sys.executable, tree, "ours", seed, options).stdout)
             rates[name].append(got["games/s"])
             for loop in LOOPS:
                 ratios[name, loop].append(got["games/s"] / rates[loop][-1])

@@ -126,26 +126,11 @@ def child(what: str, seconds: float, seed: int, data: dict[str, Any]) -> dict[st
         legal = (time.process_time() - start) / (reps * len(states))
         out = {"copy": copy * 1e6, "apply": (both - copy) * 1e6, "legal_actions": legal * 1e6}
     elif what in PLAYOUT_VARIANTS:
-        rules = Rules(**PLAYOUT_VARIANTS[what])
-        rng = random.Random(seed)
-        rnd = rng.random
-        games = actions = 0
         gc.collect()
         start = time.process_time()
-        deadline = start + seconds
-        while True:
-            g = Game.new(rules, rng)
-            legal = g.legal_actions
-            apply = g.apply
-            n = 0
-            while not g.is_over:
-                acts = legal()
-                apply(acts[int(rnd() * len(acts))])
-                n += 1
-            games += 1
-            actions += n
-            if games % 8 == 0 and time.process_time() > deadline:
-                break
+        games, actions = random_games(
+            Rules(**PLAYOUT_VARIANTS[what]), random.Random(seed), seconds=seconds
+        )
         cpu = time.process_time() - start
         out = {"games/s": games / cpu, "actions/s": actions / cpu}
     elif what in BOT_VARIANTS:
@@ -187,6 +172,36 @@ def child(what: str, seconds: float, seed: int, data: dict[str, Any]) -> dict[st
             nodes += min(solver.nodes, SOLVER_NODES)
         out = {"us/node": (time.process_time() - start) / nodes * 1e6, "nodes": nodes}
     return out
+
+
+def random_games(
+    rules: Any, rng: random.Random, *, seconds: float = 0.0, games: int = 0
+) -> tuple[int, int]:
+    """Play whole games from fresh deals, every step picking uniformly among
+    ``legal_actions()``, until ``games`` are played or ``seconds`` of CPU time have
+    passed; return the games and actions played. Uses the engine first on sys.path.
+    """
+    from games.engine import Game
+
+    rnd = rng.random
+    deadline = time.process_time() + seconds
+    played = actions = 0
+    while True:
+        g = Game.new(rules, rng)
+        legal = g.legal_actions
+        apply = g.apply
+        n = 0
+        while not g.is_over:
+            acts = legal()
+            apply(acts[int(rnd() * len(acts))])
+            n += 1
+        played += 1
+        actions += n
+        if games:
+            if played == games:
+                return played, actions
+        elif played % 8 == 0 and time.process_time() > deadline:
+            return played, actions
 
 
 def run_child(root: Path, what: str, seconds: float, seed: int, data_path: str) -> dict[str, float]:
