@@ -308,12 +308,25 @@ def start_bot_worker(**extra: str):
 
 
 def run_bot_worker() -> Iterator[None]:
+    import signal
+    import subprocess
+    import time
+
     process = start_bot_worker()
     try:
         yield
     finally:
         process.terminate()
-        process.wait(timeout=30)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            # Its stacks go to this test's captured stderr; then it is stopped for good,
+            # so that it holds no database session into the next test.
+            process.send_signal(signal.SIGUSR1)
+            time.sleep(1)
+            process.kill()
+            process.wait()
+            raise
 
 
 @pytest.fixture

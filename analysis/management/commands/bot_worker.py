@@ -9,6 +9,7 @@ workers may run, on any machine that reaches the database; see docs/deploy.md.
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import signal
 import threading
@@ -99,6 +100,9 @@ class Command(BaseCommand):
         # milliseconds; a bot waits a second anyway.  The search yields the CPU.
         if options["nice"]:
             lower_priority(options["nice"])
+        # A worker that does not stop can be asked where it is: ``kill -USR1 <pid>``
+        # prints every thread's stack to its stderr.
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
         stopping = threading.Event()
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             # The move in progress is finished first: it is a fraction of a second.
