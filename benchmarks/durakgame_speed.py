@@ -173,6 +173,11 @@ def counts(python: str, tree: str, what: str, args: argparse.Namespace) -> tuple
     return (totals[1] - totals[0]) / args.games, traced["bytecodes/game"]
 
 
+def label(name: str) -> str:
+    """A report's name for a durakgame loop or one of our trees."""
+    return f"durakgame 1.0.4, {name}" if name in LOOPS else name
+
+
 def median(xs: list[float]) -> float:
     return sorted(xs)[len(xs) // 2]
 
@@ -214,9 +219,8 @@ def report_counts(args: argparse.Namespace, trees: dict[str, str]) -> None:
     print("| engine | instructions | against kickoff | against direct | bytecodes |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for name, (instructions, bytecodes) in got.items():
-        label = f"durakgame 1.0.4, {name}" if name in LOOPS else name
         ratios = " | ".join(f"{got[loop][0] / instructions:.2f}x" for loop in LOOPS)
-        print(f"| {label} | {instructions:,.0f} | {ratios} | {bytecodes:,.0f} |")
+        print(f"| {label(name)} | {instructions:,.0f} | {ratios} | {bytecodes:,.0f} |")
 
 
 def report_times(args: argparse.Namespace, trees: dict[str, str]) -> None:
@@ -238,8 +242,7 @@ def report_times(args: argparse.Namespace, trees: dict[str, str]) -> None:
     print("| engine | games/s (median) |")
     print("| --- | ---: |")
     for name in (*LOOPS, *trees):
-        label = f"durakgame 1.0.4, {name}" if name in LOOPS else name
-        print(f"| {label} | {median(rates[name]):,.0f} |")
+        print(f"| {label(name)} | {median(rates[name]):,.0f} |")
     print()
     print("| tree | against durakgame | median ratio | range |")
     print("| --- | --- | ---: | --- |")
