@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from games.engine import Action, Game, Knowledge
@@ -35,11 +36,47 @@ class Budget:
     # process's shared solver table would let one process finish where another runs
     # out of nodes).
     reproducible: bool = False
+    # The CPU a search may spend whatever the rest says: a position whose playouts are
+    # long (seven players taking each other's cards round and round) stops here.
+    cpu_seconds: float = 3.0
+    # Asked every ``STOP_POLL_SECONDS`` of a search: True drops it (the turn was played
+    # meanwhile, or the table ended). What the search found so far is still returned.
+    stop: Callable[[], bool] | None = field(default=None, compare=False)
 
     def deadline(self, start: float | None = None) -> float:
         if self.seconds is None:
             return float("inf")
         return (time.perf_counter() if start is None else start) + self.seconds
+
+    def limits(self, start: float | None = None) -> SearchLimits:
+        """The stopping rules of one search that started at ``start`` (wall clock)."""
+        return SearchLimits(self, start)
+
+
+STOP_POLL_SECONDS = 0.2
+
+
+class SearchLimits:
+    """When one search must stop: its wall deadline, its CPU cap or its caller's word.
+
+    The CPU is the calling thread's, counted from when the limits were made, so a
+    search on a loaded machine keeps its strength (it answers later) but never runs on.
+    """
+
+    def __init__(self, budget: Budget, start: float | None = None) -> None:
+        self.deadline = budget.deadline(start)
+        self.cpu_deadline = time.thread_time() + budget.cpu_seconds
+        self.stop = budget.stop
+        self.next_poll = time.perf_counter() + STOP_POLL_SECONDS
+
+    def reached(self) -> bool:
+        now = time.perf_counter()
+        if now > self.deadline or time.thread_time() > self.cpu_deadline:
+            return True
+        if self.stop is not None and now >= self.next_poll:
+            self.next_poll = now + STOP_POLL_SECONDS
+            return self.stop()
+        return False
 
 
 # The hard search's budget in playouts (the tree's iterations) at a deal's first move

@@ -277,8 +277,15 @@ def _throw(g: Game, seat: int, acts: list[Action]) -> Action:
 POLICIES: dict[str, Policy] = {"random": random_move, "easy": easy_move, "medium": medium_move}
 
 
-def playout(g: Game, policy: Policy, rng: random.Random, max_steps: int = 2000) -> int:
-    """Play ``g`` to the end in place, every seat following ``policy``; the actions played."""
+# With the talon empty, three or more players can go round taking each other's cards
+# for ever (each bout's defender takes, and the same cards come back): a playout is cut
+# off unfinished after this many actions, and a search's walk down its tree too.
+MAX_PLAYOUT_STEPS = 2000
+
+
+def playout(g: Game, policy: Policy, rng: random.Random, max_steps: int = MAX_PLAYOUT_STEPS) -> int:
+    """Play ``g`` to the end in place, every seat following ``policy``, for at most
+    ``max_steps`` actions; the actions played."""
     steps = 0
     legal_actions = g.legal_actions
     apply_legal = g.apply_legal

@@ -25,7 +25,7 @@ from typing import Protocol
 from games.engine import Action, Game, Knowledge
 
 from . import endgame, fast
-from .base import DEFAULT_BUDGET, Budget, rebuild
+from .base import DEFAULT_BUDGET, Budget, SearchLimits, rebuild
 from .inference import Inference
 
 # Without a time limit the solver still needs a bound; nodes per playout it may spend.
@@ -59,12 +59,19 @@ def score(game: Game, seat: int) -> float:
     return fast.not_fool(game, seat)
 
 
+def gone_out(game: Game, seat: int) -> bool:
+    """True when ``seat`` has left a game that goes on without it and can no longer be
+    its fool: no team of its own still playing, and no "first out wins" to count."""
+    rules = game.rules
+    return seat in game.out_order and rules.teams is None and not rules.one_winner
+
+
 def evaluate(
     knowledge: Knowledge,
     acts: list[Action],
     rng: random.Random,
     budget: Budget,
-    start: float | None = None,
+    limits: SearchLimits | None = None,
     sampler: Sampler | None = None,
 ) -> tuple[list[int], list[float], list[int]]:
     """Playouts, total rewards and rounds survived per action.
@@ -75,14 +82,15 @@ def evaluate(
     of a deal's first move (the plan when only seconds are given is
     ``DEFAULT_BUDGET.iterations``); what the move may spend is that many times
     ``OPENING_PLAYOUT_STEPS`` actions, so later moves, whose playouts are shorter, get
-    more of them (at most ``MAX_STRETCH`` times as many). ``start`` is when the move's
-    clock started (the endgame solver may already have spent part of it).
+    more of them (at most ``MAX_STRETCH`` times as many). ``limits`` are the move's
+    (the endgame solver may already have spent part of its time), by default the
+    budget's from now.
 
     An action drops out of the race before its round ends once the leader beats it
     clearly on the deals both were played out on (see ``Race``); the playouts it would
     have had are not spent, so a clear-cut move costs less than a close one.
     """
-    deadline = budget.deadline(start)
+    limits = limits or budget.limits()
     planned = budget.iterations or DEFAULT_BUDGET.iterations or 1
     work = planned * OPENING_PLAYOUT_STEPS
     limit = planned
@@ -100,6 +108,7 @@ def evaluate(
     alive = list(range(k))
     race = Race(k)
     rounds = max(1, math.ceil(math.log2(k)))
+    out_of_time = False
     for r in range(rounds):
         n = 0
         width = len(alive)
@@ -130,11 +139,12 @@ def evaluate(
             # Every round gets an equal share of the plan, split among the actions that
             # entered it: what the race saves is not spent.
             deals = max(1, limit // (rounds * width))
-            if n >= deals or len(alive) == 1 or time.perf_counter() > deadline:
+            out_of_time = limits.reached()
+            if n >= deals or len(alive) == 1 or out_of_time:
                 break
         for i in alive:
             survived[i] += 1
-        if time.perf_counter() > deadline or len(alive) == 1:
+        if out_of_time or len(alive) == 1:
             break
         # Keep the better half (stable: on a tie the earlier action, the policy's, stays).
         alive.sort(key=lambda i: -total[i] / visits[i])
@@ -207,6 +217,7 @@ class HardBot:
     ) -> Action | None:
         budget = budget or DEFAULT_BUDGET
         start = time.perf_counter()
+        limits = budget.limits(start)
         g = rebuild(knowledge)
         seat = knowledge.seat
         if fast.decider(g) != seat:
@@ -221,7 +232,7 @@ class HardBot:
         # The policy's move first: under time pressure it is the one surely kept.
         first = fast.medium_move(g, seat, acts, rng)
         acts = [first] + [a for a in acts if a != first]
-        return self._search(knowledge, acts, rng, budget, start)
+        return self._search(knowledge, acts, rng, budget, limits)
 
     def _search(
         self,
@@ -229,11 +240,11 @@ class HardBot:
         acts: list[Action],
         rng: random.Random,
         budget: Budget,
-        start: float,
+        limits: SearchLimits,
     ) -> Action:
         """The best of ``acts`` (the policy's move first) by the sampled search."""
         visits, total, survived = evaluate(
-            knowledge, acts, rng, budget, start=start, sampler=self.samplers(knowledge)
+            knowledge, acts, rng, budget, limits=limits, sampler=self.samplers(knowledge)
         )
         best = max(
             range(len(acts)),

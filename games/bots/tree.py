@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import math
 import random
-import time
 
 from games.engine import Action, Knowledge
 
 from . import fast
-from .base import DEFAULT_BUDGET, Budget
-from .search import MAX_STRETCH, OPENING_PLAYOUT_STEPS, HardBot, Sampler, score
+from .base import DEFAULT_BUDGET, Budget, SearchLimits
+from .search import MAX_STRETCH, OPENING_PLAYOUT_STEPS, HardBot, Sampler, gone_out, score
 
 # UCB1's exploration constant, for rewards in [0, 1].
 EXPLORATION = 0.7
@@ -52,18 +51,22 @@ def search(
     rng: random.Random,
     budget: Budget,
     sampler: Sampler,
-    start: float | None = None,
+    limits: SearchLimits | None = None,
 ) -> Node:
     """The tree of the bot's own lines below its decision now (``root_actions``).
 
     ``budget.iterations`` sets the iterations at a deal's first move; later moves,
     whose playouts are shorter, get as many playout actions, in more iterations (at
-    most ``MAX_STRETCH`` times as many), as in the flat search.
+    most ``MAX_STRETCH`` times as many), as in the flat search. Whatever the
+    playouts' length, the search applies at most ``MAX_STRETCH`` times the work of
+    its plan, and it stops when ``limits`` (by default the budget's) are reached.
     """
-    deadline = budget.deadline(start)
+    limits = limits or budget.limits()
     planned = budget.iterations or DEFAULT_BUDGET.iterations or 1
     work = planned * OPENING_PLAYOUT_STEPS
     most = planned * MAX_STRETCH
+    most_work = work * MAX_STRETCH
+    max_steps = fast.MAX_PLAYOUT_STEPS
     me = knowledge.seat
     policy = fast.medium_move
     decider = fast.decider
@@ -72,13 +75,14 @@ def search(
     root = Node()
     spent = iterations = 0
     log, sqrt = math.log, math.sqrt
-    while iterations < planned or (spent < work and iterations < most):
+    while spent < most_work and (iterations < planned or (spent < work and iterations < most)):
         iterations += 1
         g = sampler.deal(rng)
         node = root
         path: list[Node] = []
         steps = 0
-        while not g.is_over:
+        # Once the bot is out the others' game cannot change its score: it ends there.
+        while not g.is_over and steps < max_steps and not gone_out(g, me):
             s = decider(g)
             if s is None:
                 break
@@ -123,13 +127,15 @@ def search(
             g.apply_legal(best)
             node = children[best]
             path.append(node)
-        if g.is_over:
+        if g.is_over or steps >= max_steps:
             reward = score(g, me)
+        elif gone_out(g, me):
+            reward = 1.0
         else:
             key = g.position_key()
             outcome = outcomes.get(key)
             if outcome is None:
-                played = fast.playout(g, policy, rng)
+                played = fast.playout(g, policy, rng, max_steps - steps)
                 outcome = outcomes[key] = (score(g, me), played)
             reward, played = outcome
             steps += played
@@ -138,8 +144,7 @@ def search(
             node.visits += 1
             node.total += reward
         if not iterations & 15 and (
-            time.perf_counter() > deadline
-            or settled(root, left(iterations, spent, planned, work, most))
+            limits.reached() or settled(root, left(iterations, spent, planned, work, most))
         ):
             break
     return root
@@ -173,9 +178,9 @@ class TreeBot(HardBot):
         acts: list[Action],
         rng: random.Random,
         budget: Budget,
-        start: float,
+        limits: SearchLimits,
     ) -> Action:
-        root = search(knowledge, acts, rng, budget, self.samplers(knowledge), start=start)
+        root = search(knowledge, acts, rng, budget, self.samplers(knowledge), limits)
         best, most = acts[0], (-1, 0.0)
         for a in acts:
             child = root.children.get(a)
