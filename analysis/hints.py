@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -158,9 +159,17 @@ def answer_hint(hint: HintRequest, rng: random.Random | None = None) -> None:
     action = ""
     if match.version == hint.version and match.status == Match.Status.PLAYING and match.state:
         game = Game.from_snapshot(match.state)
+
+        def table_moved_on() -> bool:
+            return not Match.objects.filter(
+                pk=match.pk, version=hint.version, status=Match.Status.PLAYING
+            ).exists()
+
         if not _nothing_to_suggest(game, hint.seat):
             # The bot sees only what this seat may know, never the real deal.
-            action = str(suggest(game.knowledge(hint.seat), rng or random.Random()))
+            found = suggest(game.knowledge(hint.seat), rng or random.Random(), table_moved_on)
+            # A search cut short because the table moved on answers "ask again".
+            action = "" if table_moved_on() else str(found)
     with transaction.atomic():
         answered = HintRequest.objects.filter(pk=hint.pk, answered_at__isnull=True).update(
             action=action, answered_at=timezone.now()
@@ -171,9 +180,12 @@ def answer_hint(hint: HintRequest, rng: random.Random | None = None) -> None:
     HintRequest.objects.filter(created_at__lt=timezone.now() - KEEP_FOR).delete()
 
 
-def suggest(knowledge: Knowledge, rng: random.Random) -> Action:
-    """The hard bot's move for the seat, at ``GAMES_HINT_PLAYOUTS`` playouts."""
-    budget = Budget(iterations=setting("GAMES_HINT_PLAYOUTS"))
+def suggest(
+    knowledge: Knowledge, rng: random.Random, stop: Callable[[], bool] | None = None
+) -> Action:
+    """The hard bot's move for the seat, at ``GAMES_HINT_PLAYOUTS`` playouts; ``stop``
+    may end the search early (see ``Budget.stop``)."""
+    budget = Budget(iterations=setting("GAMES_HINT_PLAYOUTS"), stop=stop)
     action = get_bot("hard").choose_action(knowledge, rng, budget)
     if action is None:
         # The search would wait for the defender here; suggest the seat's safest move.

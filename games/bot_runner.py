@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from collections.abc import Callable
 
 from games import bots
 from games.conf import setting
@@ -22,13 +23,22 @@ def legal_for(game: Game, seat: int) -> list[Action]:
     return [a for a in game.legal_actions(seat) if a.kind != "swap"]
 
 
-def choose_action(game: Game, seat: int, level: str, *, seed: str = "") -> Action | None:
+def choose_action(
+    game: Game,
+    seat: int,
+    level: str,
+    *,
+    seed: str = "",
+    stop: Callable[[], bool] | None = None,
+) -> Action | None:
     """The action bot ``level`` plays for ``seat`` now, or None when it waits.
 
-    The search's budget is ``GAMES_BOT_PLAYOUTS`` playouts, never wall time.  With a
-    table's ``seed`` the bot's random choices come from that seed, the move number and
-    the seat, and its search shares nothing with earlier searches: the same position
-    reached by the same moves gets the same reply in any process.
+    The search's budget is ``GAMES_BOT_PLAYOUTS`` playouts, never wall time (its CPU
+    is capped all the same, see ``bots.Budget``).  With a table's ``seed`` the bot's
+    random choices come from that seed, the move number and the seat, and its search
+    shares nothing with earlier searches: the same position reached by the same moves
+    gets the same reply in any process.  ``stop`` is asked now and then during the
+    search; once it says True the search ends early and its move should be dropped.
     """
     legal = legal_for(game, seat)
     if not legal:
@@ -44,6 +54,7 @@ def choose_action(game: Game, seat: int, level: str, *, seed: str = "") -> Actio
                 rng,
                 setting("GAMES_BOT_PLAYOUTS"),
                 reproducible=bool(seed),
+                stop=stop,
             )
         except Exception:  # A faulty bot must not stall the table: fall back below.
             logger.exception("bot %s failed; a random legal move is played", level)

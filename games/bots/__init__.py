@@ -7,7 +7,9 @@ may only throw in before the defender answered, and prefers to wait). ``choose``
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections.abc import Callable
 
 from games.engine import Action, Knowledge
 
@@ -50,18 +52,20 @@ def choose(
     playouts: int | None = None,
     *,
     reproducible: bool = False,
+    stop: Callable[[], bool] | None = None,
 ) -> Action | None:
     """The bot's action for ``knowledge.seat``.
 
     ``playouts`` sets the search's budget in playouts alone, with no wall-time cap:
     a live bot keeps its strength on a loaded machine (it answers later instead).
     ``reproducible`` (with ``playouts``) makes the action depend on the knowledge and
-    the rng alone (see ``Budget.reproducible``).
+    the rng alone (see ``Budget.reproducible``). ``stop`` may end the search early
+    (see ``Budget.stop``).
     """
     if playouts is None:
-        budget = DEFAULT_BUDGET
+        budget = dataclasses.replace(DEFAULT_BUDGET, stop=stop)
     else:
-        budget = Budget(iterations=playouts, reproducible=reproducible)
+        budget = Budget(iterations=playouts, reproducible=reproducible, stop=stop)
     return get_bot(level).choose_action(knowledge, rng, budget)
 
 
