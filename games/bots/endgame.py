@@ -20,7 +20,8 @@ from . import fast
 _RNG = random.Random(0)
 # Solved positions: (variant number, seat, position key) -> does seat avoid being the fool.
 _TABLE: dict[tuple, bool] = {}
-_MAX_TABLE = 1_500_000
+# About 440 bytes an entry: at most some 110 MB of a worker's memory, then it starts over.
+_MAX_TABLE = 250_000
 _VARIANTS: dict[Rules, int] = {}
 
 
