@@ -1,4 +1,5 @@
-"""Fixed-window counters (failed log-ins, sign-ups, language switches) in the shared cache.
+"""Fixed-window counters (failed log-ins, sign-ups, language switches, tables opened)
+in the shared cache.
 
 The cache is Redis when ``REDIS_URL`` is set, so every daphne process sees
 the same counts.
@@ -45,6 +46,22 @@ def count_one(key: str, window: int) -> int:
 def window_is_full(key: str, limit: int) -> bool:
     """Whether ``limit`` events are already counted under ``key`` in its window."""
     return (cache.get(key) or 0) >= limit
+
+
+def count_request(
+    scope: str, user_id: int, ip: str, *, per_user: int, per_address: int, window: int
+) -> str | None:
+    """Count one request of ``scope`` by a user from an address; which of them is past
+    its limit for the window ("user" or "address"), or None when both are within.
+
+    A request refused for its user is not counted for its address: one account's
+    flood does not use up the share of the others behind the same address.
+    """
+    if count_one(f"{scope}:user:{user_id}", window) > per_user:
+        return "user"
+    if ip and count_one(f"{scope}:ip:{ip}", window) > per_address:
+        return "address"
+    return None
 
 
 def client_ip(request) -> str:

@@ -23,6 +23,8 @@ from .services import Refused
 
 # The bot a played-on position is continued against.
 PLAY_ON_BOT = BotLevel.HARD
+# The HTTP status of a refusal by the games services, by its code (else 400).
+_STATUS = {"suspended": 403, "anonymous": 403, "bot_tables": 429}
 
 
 def _number(text: Any) -> int | None:
@@ -51,10 +53,18 @@ def default_seat(user: Any, seats: list[Seat], viewed: int | None, to_act: list[
     return to_act[0] if to_act else 0
 
 
-def play_on(user: Any, match_id: int, deal_number: int, step_text: Any, seat_text: Any) -> Match:
-    """Open the new table for ``user`` at the deal's step; Refused (nothing changed) when
-    the game is not theirs to play on, the step or seat names no position, or the user
-    may not play (suspended)."""
+def play_on(
+    user: Any,
+    match_id: int,
+    deal_number: int,
+    step_text: Any,
+    seat_text: Any,
+    address: str = "",
+) -> Match:
+    """Open the new table for ``user`` (asking from ``address``) at the deal's step;
+    Refused (nothing changed) when the game is not theirs to play on, the step or seat
+    names no position, the user may not play (suspended), or opens tables too often or
+    has too many with bots."""
     match = Match.objects.filter(pk=match_id).select_related("variant").first()
     seats = list(Seat.objects.filter(match_id=match_id).order_by("number")) if match else []
     if match is None or not may_play_on(user, match, seats):
@@ -77,15 +87,20 @@ def play_on(user: Any, match_id: int, deal_number: int, step_text: Any, seat_tex
     seat = default_seat(user, seats, seat, [turn.seat for turn in position.to_act()])
     record = dict(timeline.record, actions=timeline.record["actions"][:step], result=None)
     sources = list(deal.moves.order_by("seq").values_list("source", flat=True)[:step])
+    try:
+        games.refuse_table_flood(user, address)
+    except games.ActionRefused as refused:
+        raise Refused(refused.message, status=429) from None
     with transaction.atomic():
         _end_earlier_tables(user)
         try:
+            # Counted after the earlier tables ended; a refusal rolls their ending back.
+            games.refuse_bot_table_over_cap(user)
             new = games.create_match_from_position(
                 user, match.variant, record, seat, bot_level=PLAY_ON_BOT, sources=sources
             )
         except games.ActionRefused as refused:
-            status = 403 if refused.code in ("suspended", "anonymous") else 400
-            raise Refused(refused.message, status=status) from None
+            raise Refused(refused.message, status=_STATUS.get(refused.code, 400)) from None
         PlayOn.objects.create(match=new, deal=deal, step=step, seat=seat, user=user)
     return new
 

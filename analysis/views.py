@@ -221,7 +221,12 @@ def play_on(request: HttpRequest, match_id: int, deal_number: int) -> HttpRespon
     """Open a new unrated table that continues the deal's step against the hard bot."""
     try:
         new = play_on_service.play_on(
-            request.user, match_id, deal_number, request.POST.get("step"), request.POST.get("seat")
+            request.user,
+            match_id,
+            deal_number,
+            request.POST.get("step"),
+            request.POST.get("seat"),
+            address=client_ip(request),
         )
     except services.Refused as refused:
         return render(

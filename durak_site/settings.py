@@ -221,6 +221,14 @@ GAMES_BOT_DELAY = env_floats("GAMES_BOT_DELAY", "0.7,1.6")
 GAMES_BOT_PLAYOUTS = int(os.environ.get("GAMES_BOT_PLAYOUTS", "600"))
 # A hint is the same search, longer (also on a bot worker).
 GAMES_HINT_PLAYOUTS = int(os.environ.get("GAMES_HINT_PLAYOUTS", "1500"))
+# Tables with bots one user may have waiting or playing at once: the workers' searches
+# are shared between people, and this keeps one person's share to a few tables.
+GAMES_BOT_TABLES_PER_USER = int(os.environ.get("GAMES_BOT_TABLES_PER_USER", "3"))
+# Tables one user, and one IP address, may open within the window (seconds): the
+# lobby's form, "Play bots" and "Play on from here" together.
+TABLE_RATE_LIMIT_USER = int(os.environ.get("TABLE_RATE_LIMIT_USER", "6"))
+TABLE_RATE_LIMIT_ADDRESS = int(os.environ.get("TABLE_RATE_LIMIT_ADDRESS", "20"))
+TABLE_RATE_LIMIT_WINDOW = int(os.environ.get("TABLE_RATE_LIMIT_WINDOW", "60"))
 # How often each web process plays expired timers and pushes to its sockets the
 # moves other processes (the bot workers) committed; the ticker can be turned off
 # for a process that only serves pages.

@@ -298,6 +298,9 @@ class Match(models.Model):
     turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)
     # When a bot seat should move next; a process claims it by moving it forward.
     bot_due_at = models.DateTimeField(_("bot moves at"), null=True, blank=True, db_index=True)
+    # When a bot worker last claimed a bot turn here: workers serve first the tables of
+    # the creator they served longest ago, so many tables of one person starve nobody.
+    bot_claimed_at = models.DateTimeField(_("bot turn claimed at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
@@ -306,6 +309,7 @@ class Match(models.Model):
         ordering = ["-created_at"]
         verbose_name = _("match")
         verbose_name_plural = _("matches")
+        indexes = [models.Index(fields=["creator", "bot_claimed_at"])]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.variant} ({self.get_status_display()})"

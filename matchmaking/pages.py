@@ -19,12 +19,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
+from accounts.ratelimit import client_ip
 from friends import services as friends
 from friends.blocks import tables_hidden_from
 from games import rendering
 from games.forms import CreateTableForm
 from games.models import Match, Seat
-from games.services import ActionRefused
+from games.services import ActionRefused, refuse_table_flood
 from games.variant_words import variant_name
 from history import glicko2
 from history.models import Rating
@@ -187,6 +188,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
         return lobby(request, form, house)
     variant, players = form.cleaned_data["variant"], form.cleaned_data["players"]
     try:
+        refuse_table_flood(request.user, client_ip(request))
         rules, turn_seconds = table_rules(variant, players, house.cleaned_data)
         match = matchmaking.create_table(
             request.user,

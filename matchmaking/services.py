@@ -24,7 +24,13 @@ from accounts.ratelimit import count_one
 from friends.blocks import blocks_among
 from games.engine import Rules
 from games.models import BotLevel, Match, RuleVariant
-from games.services import ActionRefused, join_match, notify_lobby_changed, send_push
+from games.services import (
+    ActionRefused,
+    join_match,
+    notify_lobby_changed,
+    refuse_bot_table_over_cap,
+    send_push,
+)
 from games.services.common import lobby_user_group, refuse_suspended
 from games.services.tables import create_match
 from games.socket_guard import SocketQuota
@@ -311,7 +317,9 @@ def practice_table(user: Any, wishes: dict[str, Any], level: str) -> Match:
     if level not in BotLevel.values:
         raise ActionRefused(_("Unknown bot level."), code="bots")
     players = wishes["players"]
-    return table_as_wished(user, wishes, players, bots=[level] * (players - 1))
+    with transaction.atomic():
+        refuse_bot_table_over_cap(user)
+        return table_as_wished(user, wishes, players, bots=[level] * (players - 1))
 
 
 def _seat(group: list[Seek], users: dict[int, Any], pool: dict[str, Any], now: Any) -> int:
@@ -335,8 +343,11 @@ def create_table(
     min_reliability: int = 0,
     **options: Any,
 ) -> Match:
-    """``games.services.create_match``, and the least reliability asked of joiners."""
+    """``games.services.create_match``, and the least reliability asked of joiners;
+    refused past the creator's cap of tables with bots when it seats any."""
     with transaction.atomic():
+        if any(options.get("bots", ())):
+            refuse_bot_table_over_cap(creator)
         match = create_match(creator, variant, players, **options)
         if min_reliability:
             TableMinimum.objects.create(match=match, minimum=min_reliability)

@@ -12,9 +12,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.ratelimit import client_ip
 from games.bot_strength import bot_choices
 from games.http import go
-from games.services import ActionRefused
+from games.services import ActionRefused, refuse_table_flood
 from matchmaking import challenges, services
 from matchmaking.conf import setting
 from matchmaking.forms import SeekForm
@@ -65,6 +66,7 @@ def play(request: HttpRequest) -> HttpResponse:
     try:
         if "practice" in request.POST:
             # The same game at once, bots in every other seat: no search.
+            refuse_table_flood(request.user, client_ip(request))
             level = request.POST.get("practice_level", "")
             match = services.practice_table(request.user, form.cleaned_data, level)
             return go(request, reverse("games:table", args=[match.pk]))

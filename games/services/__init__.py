@@ -21,6 +21,7 @@ from games.services.common import (
     send_push,
     table_channels,
 )
+from games.services.limits import refuse_bot_table_over_cap, refuse_table_flood
 from games.services.play import MAX_ACTION_TEXT, apply_action, resign
 from games.services.presence import release_dead_servers, seat_connected, seat_disconnected
 from games.services.tables import (
@@ -70,6 +71,8 @@ __all__ = [
     "notify_match_changed",
     "post_chat",
     "push_to_table",
+    "refuse_bot_table_over_cap",
+    "refuse_table_flood",
     "release_dead_servers",
     "resign",
     "run_bot_turn",

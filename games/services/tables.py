@@ -26,6 +26,7 @@ from games.services.common import (
     refuse_suspended,
     seat_of,
 )
+from games.services.limits import refuse_bot_table_over_cap
 from games.services.play import new_deal
 from games.signals import match_aborted, seat_wanted
 
@@ -259,6 +260,8 @@ def start_match(match: Match | int, by: Any | None = None, *, bots: str = "") ->
         if locked.status != Match.Status.WAITING:
             raise ActionRefused(_("This table has already started."), code="started")
         seats = load_seats(locked.pk)
+        if bots and by is not None and any(not s.user_id and not s.bot_level for s in seats):
+            refuse_bot_table_over_cap(by, besides=locked.pk)
         if bots:
             _seat_bots(locked, seats, bots)
         if not _every_seat_taken(seats):
@@ -305,6 +308,9 @@ def start_next_deal(match: Match | int, by: Any | None = None) -> Deal | None:
         rules = locked.engine_rules
         if previous is None or not previous.is_over:
             raise ActionRefused(_("The game is not over yet."), code="not_over")
+        if by is not None and any(s.bot_level for s in seats):
+            # The table's bots play again: one more of its creator's bot tables.
+            refuse_bot_table_over_cap(locked.creator, besides=locked.pk)
         if asking is not None and _offer_rematch(locked, seats, asking):
             return None
         series = EngineMatch(rules)

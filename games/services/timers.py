@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from django.db import connection, transaction
+from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
 from games import bot_runner
@@ -100,7 +101,12 @@ class PreparedBotMove(NamedTuple):
 def claim_due_bot_turn(
     now: datetime | None = None, *, ahead: timedelta = timedelta(0)
 ) -> BotClaim | None:
-    """Claim the earliest bot move due by ``now + ahead`` for this worker, or None.
+    """Claim a bot move due by ``now + ahead`` for this worker, or None.
+
+    The bots' searches are shared fairly between people: of the due moves, the worker
+    takes one at a table of the creator whose tables it served longest ago (never
+    served first), the earliest due of those.  One person's many tables thus take
+    turns with everyone else's instead of filling the queue.
 
     A worker claims ahead of the due time so that it searches while the bot "thinks":
     the move then lands at its due time instead of a search later.  The claim moves
@@ -115,15 +121,24 @@ def claim_due_bot_turn(
     if not due.exists():  # A read: on SQLite the claim's transaction takes the write lock.
         return None
     skip_locked = connection.features.has_select_for_update_skip_locked
+    creator_served_at = (
+        Match.objects.filter(creator=OuterRef("creator"), bot_claimed_at__isnull=False)
+        .order_by("-bot_claimed_at")
+        .values("bot_claimed_at")[:1]
+    )
     with transaction.atomic():
         first = (
             due.select_for_update(skip_locked=skip_locked)
-            .order_by("bot_due_at")
+            .annotate(creator_served_at=Subquery(creator_served_at))
+            .order_by(F("creator_served_at").asc(nulls_first=True), "bot_due_at")
             .values_list("pk", "bot_due_at")[:1]
         )
         for match_id, due_at in first:
             lease = max(now, due_at) + timedelta(seconds=setting("GAMES_BOT_LEASE_SECONDS"))
-            if Match.objects.filter(pk=match_id, bot_due_at=due_at).update(bot_due_at=lease):
+            claimed = Match.objects.filter(pk=match_id, bot_due_at=due_at).update(
+                bot_due_at=lease, bot_claimed_at=now
+            )
+            if claimed:
                 return BotClaim(match_id, lease, due_at)
     return None
 
@@ -145,7 +160,7 @@ def run_bot_turn(match_id: int, now: datetime | None = None) -> ActionOutcome | 
     lease = now + timedelta(seconds=setting("GAMES_BOT_LEASE_SECONDS"))
     claimed = Match.objects.filter(
         pk=match_id, bot_due_at=match.bot_due_at, status=Match.Status.PLAYING
-    ).update(bot_due_at=lease)
+    ).update(bot_due_at=lease, bot_claimed_at=now)
     if not claimed:
         return None
     return play_claimed_bot_turn(match_id, lease)
