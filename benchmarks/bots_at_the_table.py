@@ -17,7 +17,9 @@ workers), with ``DJANGO_DEBUG=0``.  It reports:
 
 ``--bot-workers N`` sets the bot workers; the default is `make run`'s, one per core.
 ``--bot-workers 0`` starts the launcher without that option, for a tree whose daphne
-plays the bots itself.
+plays the bots itself.  ``--flood N`` also gives one account N six-seat tables of
+five bots each (made as the services make them, past any per-account cap), away from
+them as one who opened them all and left: the measured bots then answer beside them.
 """
 
 from __future__ import annotations
@@ -94,6 +96,24 @@ def make_bot_tables(count: int, level: str, variant=None) -> list[tuple[int, lis
         match = services.create_match(user, variant, 2, bots=(level,))
         tables.append((match.pk, [session_cookie(user)]))
     return tables
+
+
+def make_flood_tables(count: int, level: str, turn_seconds: int) -> None:
+    """``count`` started six-seat tables of one person against five bots of ``level``.
+
+    The person never connects, so their turns time out after ``turn_seconds``; the
+    bots' moves between them keep the bot workers busy.
+    """
+    from django.contrib.auth import get_user_model
+
+    from games import services
+    from games.models import RuleVariant
+
+    variant = RuleVariant.objects.get(slug="classic")
+    name = f"botflood{os.getpid()}x{int(time.time())}"
+    user = get_user_model().objects.create_user(username=name, password=None)
+    for _ in range(count):
+        services.create_match(user, variant, 6, bots=(level,) * 5, turn_seconds=turn_seconds)
 
 
 class Stats:
@@ -267,6 +287,12 @@ def main() -> None:
         help="as `make run`: one per core (0: a tree without them)",
     )
     parser.add_argument("--port", type=int, default=0, help="daphne's port (default: a free one)")
+    parser.add_argument(
+        "--flood", type=int, default=0, help="six-seat tables of bots one other account owns"
+    )
+    parser.add_argument(
+        "--flood-turn-seconds", type=int, default=5, help="the flood's turn timer, seconds"
+    )
     args = parser.parse_args()
 
     tmp = tempfile.TemporaryDirectory(prefix="durak-bots-bench-")
@@ -293,6 +319,7 @@ def main() -> None:
         )
     humans = make_tables(args.humans)
     bots = make_bot_tables(args.bots, args.level)
+    make_flood_tables(args.flood, args.level, args.flood_turn_seconds)
     port = args.port or free_port()
     launcher, pids = start_stack(env, port, args.bot_workers)
     try:
@@ -304,6 +331,8 @@ def main() -> None:
         launcher.wait(timeout=60)
     answers_over_delay = [a - args.bot_delay * 1000 for a in stats.bot_answer]
     print(f"tables: {args.humans} two-human, {args.bots} against the {args.level} bot")
+    if args.flood:
+        print(f"beside them: one account's {args.flood} tables of five {args.level} bots")
     print(f"think {args.think:.1f} s mean; bot delay {args.bot_delay:.1f} s; {elapsed:.0f} s")
     print(
         f"humans: {len(stats.human)} actions, {len(stats.human) / elapsed:.1f} actions/s; "
