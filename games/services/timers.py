@@ -185,10 +185,24 @@ def prepare_bot_move(claim: BotClaim) -> PreparedBotMove | None:
     game = load_game(match)
     seats = load_seats(claim.match_id)
     to_act = set(game.to_act()) if game is not None else set()
+
+    def turn_moved_on() -> bool:
+        """The table ended, moved on, or another worker holds the turn now."""
+        return not Match.objects.filter(
+            pk=claim.match_id,
+            status=Match.Status.PLAYING,
+            version=match.version,
+            bot_due_at=claim.lease,
+        ).exists()
+
     for seat in seats:
         if not seat.is_bot or seat.number not in to_act:
             continue
-        action = bot_runner.choose_action(game.copy(), seat.number, seat.bot_level, seed=match.seed)
+        action = bot_runner.choose_action(
+            game.copy(), seat.number, seat.bot_level, seed=match.seed, stop=turn_moved_on
+        )
+        if action is not None and turn_moved_on():
+            return None  # Dropped: whoever holds the turn now plays it.
         if action is not None:
             return PreparedBotMove(claim, seat.number, str(action), match.version)
     # Every bot waits (e.g. for the defender): nothing to do until the next action.
