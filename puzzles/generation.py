@@ -22,6 +22,7 @@ from history.replay import deal_record
 from history.seeding import play_match
 
 from .models import Puzzle, PuzzleScan
+from .sources import source_deals
 
 # A new puzzle's rating before anyone tried it: harder (more losing moves) starts
 # higher, within this many points either side of the default, with a wide RD.
@@ -55,12 +56,13 @@ def prior_rating(found: FoundPuzzle) -> float:
 
 
 def generate_for_deal(deal_id: int) -> int:
-    """Store the puzzles of one finished deal, once per deal; how many were new.
+    """Store the puzzles of one finished deal of a public table (``sources``), once per
+    deal; how many were new.
 
     The scan row and the puzzles commit together, so a search that fails leaves the
     deal to be searched again; two runs at once both search, and one stores.
     """
-    deal = Deal.objects.filter(pk=deal_id, status=Deal.Status.FINISHED).first()
+    deal = source_deals().filter(pk=deal_id).first()
     if deal is None or PuzzleScan.objects.filter(deal=deal).exists():
         return 0
     found = find_puzzles(deal_record(deal), swing_moves(deal))
@@ -80,7 +82,7 @@ def generate_for_deal(deal_id: int) -> int:
 def generate_at_swings(deal_id: int) -> int:
     """Store the puzzles at the big swings of the deal's stored analysis (run when the
     analysis is done, usually long after the deal's own search); how many were new."""
-    deal = Deal.objects.filter(pk=deal_id, status=Deal.Status.FINISHED).first()
+    deal = source_deals().filter(pk=deal_id).first()
     swings = swing_moves(deal) if deal is not None else []
     if not swings:
         return 0
