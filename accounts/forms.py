@@ -10,11 +10,16 @@ from django.contrib.auth.forms import (
     UserChangeForm,
     UserCreationForm,
 )
+from django.contrib.auth.tokens import PasswordResetTokenGenerator, default_token_generator
+from django.contrib.sites.shortcuts import get_current_site
+from django.http import HttpRequest
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.confusables import skeleton
 from accounts.notices import suspension_notice
 from accounts.ratelimit import LoginThrottle, client_ip, count_one, window_is_full
+from accounts.tasks import send_password_reset_mail
 
 
 class DistinctUsernameMixin:
@@ -93,16 +98,57 @@ class ThrottledPasswordResetForm(PasswordResetForm):
     """Django's password-reset form, sending at most ``PASSWORD_RESET_LIMIT`` mails per
     window for one IP address and for one address asked for. Past that it sends nothing
     and the page reads as always, so it neither floods an inbox nor tells who is
-    registered."""
+    registered.
 
-    def save(self, *args: Any, request: Any = None, **kwargs: Any) -> None:
-        address = self.cleaned_data["email"].casefold()
-        keys = [f"password-reset:ip:{client_ip(request)}", f"password-reset:email:{address}"]
+    The mail goes from the task worker (``accounts.tasks``), queued for any address:
+    the request never looks the address up, so a known one answers as fast as an
+    unknown one however slow the mail server is, and a mail waits in the task table
+    while no worker runs.
+    """
+
+    def save(
+        self,
+        domain_override: str | None = None,
+        subject_template_name: str = "registration/password_reset_subject.txt",
+        email_template_name: str = "registration/password_reset_email.html",
+        use_https: bool = False,
+        token_generator: PasswordResetTokenGenerator = default_token_generator,
+        from_email: str | None = None,
+        request: HttpRequest | None = None,
+        html_email_template_name: str | None = None,
+        extra_email_context: dict[str, Any] | None = None,
+    ) -> None:
+        # The worker makes the token with Django's default generator, the one
+        # PasswordResetView passes; another would be quietly ignored.
+        if token_generator is not default_token_generator:
+            raise ValueError("the queued reset mail makes its token with Django's default")
+        address = self.cleaned_data["email"]
+        keys = [
+            f"password-reset:ip:{client_ip(request)}",
+            f"password-reset:email:{address.casefold()}",
+        ]
         if any(window_is_full(key, settings.PASSWORD_RESET_LIMIT) for key in keys):
             return
         for key in keys:
             count_one(key, settings.PASSWORD_RESET_WINDOW)
-        super().save(*args, request=request, **kwargs)
+        if domain_override:
+            domain = site_name = domain_override
+        else:
+            site = get_current_site(request)
+            domain, site_name = site.domain, site.name
+        send_password_reset_mail.enqueue(
+            address=address,
+            # The page's language, as Django's own form renders the mail in the request.
+            language=translation.get_language(),
+            domain=domain,
+            site_name=site_name,
+            use_https=use_https,
+            subject_template_name=subject_template_name,
+            email_template_name=email_template_name,
+            from_email=from_email,
+            html_email_template_name=html_email_template_name,
+            extra_email_context=extra_email_context,
+        )
 
 
 class EmailForm(forms.ModelForm):
