@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Avg, Count, F, QuerySet, Sum
+from django.db.models import Avg, Case, Count, F, IntegerField, QuerySet, Sum, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -166,13 +166,29 @@ def refresh_accuracies(daily: DailyDeal) -> None:
 
 
 def board(daily: DailyDeal) -> QuerySet[DailyEntry]:
-    """The day's finished tries, best first: result, then accuracy (missing last), then time."""
+    """The day's finished tries, best first: result; then the games played out before
+    those given up (resigned, or forfeited by running out of reconnect time), so giving
+    up at once never beats playing the deal out; then accuracy (missing last); then the
+    player's thinking time.
+
+    Each row carries ``ending``: its deal's end reason ("normal", "resigned", "forfeit").
+    """
+    played_out = Deal.EndReason.NORMAL
     return (
         DailyEntry.objects.filter(daily=daily, aborted=False)
         .exclude(result="")
         .select_related("user", "match")
+        .annotate(
+            ending=F("match__live_deal__end_reason"),
+            given_up=Case(
+                When(match__live_deal__end_reason=played_out, then=Value(0)),
+                default=Value(1),
+                output_field=IntegerField(),
+            ),
+        )
         .order_by(
             "result_rank",
+            "given_up",
             F("accuracy").desc(nulls_last=True),
             F("think_seconds").asc(nulls_last=True),
             "finished_at",
