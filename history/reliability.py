@@ -2,9 +2,12 @@
 
 A score from 0 to 100 (docs/matchmaking.md gives the rules).  A player's finished
 games with another person at the table count for them; a game they abandoned
-(resigned, or forfeited by running out of their reconnect budget) counts against
-them.  Games against bots only count neither way: the score tells people whether a
-player will finish a game with them, and leaving a bot mid-game leaves nobody waiting.
+(forfeited: they stayed away until their reconnect budget ran out and the server
+resigned for them) counts against them.  Resigning is not abandoning: a player who
+resigns is there, ends the game at once and keeps nobody waiting, so it costs
+reliability nothing (the result and the rating already count it as a loss).  Games
+against bots only count neither way: the score tells people whether a player will
+finish a game with them, and leaving a bot mid-game leaves nobody waiting.
 Every player starts as if with ``PRIOR`` finished games, so one early abandon does
 not ruin a newcomer:
 
@@ -23,7 +26,9 @@ from games.models import Move
 from history.models import PlayerGame
 
 PRIOR = 5
-ABANDON_SOURCES = (Move.Source.PLAYER, Move.Source.FORFEIT)
+# Who made a seat's resign move when that counts as abandoning: the server, for a
+# player whose reconnect budget ran out.  The player's own resign does not count.
+ABANDON_SOURCES = (Move.Source.FORFEIT,)
 
 
 def score(finished: int, abandoned: int) -> int:
@@ -38,14 +43,14 @@ def reliability_of(user_ids: Iterable[int]) -> dict[int, int]:
     with_a_person = PlayerGame.objects.filter(deal=OuterRef("deal")).exclude(user=OuterRef("user"))
     games = PlayerGame.objects.filter(Exists(with_a_person), user_id__in=ids)
     finished = dict(games.values("user_id").annotate(n=Count("id")).values_list("user_id", "n"))
-    resigned = Move.objects.filter(
+    forfeited = Move.objects.filter(
         deal=OuterRef("deal"),
         seat=OuterRef("seat"),
         action__endswith=" resign",
         source__in=ABANDON_SOURCES,
     )
     abandoned = dict(
-        games.filter(Exists(resigned))
+        games.filter(Exists(forfeited))
         .values("user_id")
         .annotate(n=Count("id"))
         .values_list("user_id", "n")
