@@ -68,6 +68,9 @@ class DailyEntry(models.Model):
     result_rank = models.PositiveSmallIntegerField(_("result rank"), null=True, blank=True)
     # The player's accuracy from the post-game analysis, once it has run.
     accuracy = models.FloatField(_("accuracy"), null=True, blank=True)
+    # Days in a row the player has played a daily deal, up to this try's day and
+    # counting it: the leaderboard reads everyone's current streak from it in one query.
+    streak = models.PositiveIntegerField(_("days in a row"), default=1)
     # The player's own thinking time, bots' delays left out.
     think_seconds = models.PositiveIntegerField(_("time taken (seconds)"), null=True, blank=True)
     started_at = models.DateTimeField(_("started at"), auto_now_add=True)

@@ -15,7 +15,18 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Avg, Case, Count, F, IntegerField, QuerySet, Sum, Value, When
+from django.db.models import (
+    Avg,
+    Case,
+    Count,
+    F,
+    IntegerField,
+    Max,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -86,7 +97,9 @@ def start_daily(user: Any, daily: DailyDeal) -> DailyEntry:
         )
         try:
             with transaction.atomic():
-                entry = DailyEntry.objects.create(daily=daily, user=user, match=match)
+                entry = DailyEntry.objects.create(
+                    daily=daily, user=user, match=match, streak=streak_before(user, daily.day) + 1
+                )
         except IntegrityError:
             raise again from None  # The table made above rolls back with this.
         if match.status == Match.Status.WAITING:
@@ -217,6 +230,14 @@ def field_of(daily: DailyDeal) -> Field:
         for value, label in DailyEntry.Result.choices
     ]
     return Field(total, shares, averages["accuracy"], averages["seconds"])
+
+
+def streak_before(user: Any, day: date) -> int:
+    """The streak ``user`` had on the day before ``day`` (0 if they did not play then)."""
+    before = DailyEntry.objects.filter(
+        user=user, aborted=False, daily__day=day - timedelta(days=1)
+    ).aggregate(days=Max("streak"))
+    return before["days"] or 0
 
 
 def streak(user: Any, day: date | None = None) -> int:

@@ -5,6 +5,7 @@ from django.urls import include, path
 
 from accounts.language import set_language
 from analysis import replay_page
+from daily import leaderboards
 from durak_site import pwa
 from durak_site.health import healthz
 from games.urls import urlpatterns as games_urlpatterns
@@ -29,6 +30,7 @@ games_routes = [
 ]
 history_routes = [
     path("games/<id:pk>/replay/", replay_page.replay, name="replay"),
+    path("leaderboard/", leaderboards.leaderboard, name="leaderboard"),
     *history_urlpatterns,
 ]
 

@@ -134,6 +134,8 @@ class PlayerGame(models.Model):
             models.Index(fields=["user", "-finished_at"], name="player_game_recent_idx"),
             models.Index(fields=["user", "variant", "players"], name="player_game_stats_idx"),
             models.Index(fields=["user", "result", "-finished_at"], name="player_game_result_idx"),
+            # This week's boards read every player's games since Monday.
+            models.Index(fields=["finished_at"], name="player_game_week_idx"),
         ]
 
     def __str__(self) -> str:

@@ -1,4 +1,4 @@
-"""Game lists, record downloads and the leaderboard.
+"""Game lists and record downloads (the leaderboard page is ``daily/leaderboards.py``).
 
 The game list answers htmx requests with a partial of the same template, so its
 URL is both a page and its own fragment (and can be pushed to the address bar as
@@ -20,7 +20,7 @@ from django.views.decorators.vary import vary_on_headers
 from games.models import Match, RuleVariant
 from history import replay as replay_service
 from history import services
-from history.models import PlayerGame, RatingClass
+from history.models import PlayerGame
 
 GAMES_PER_PAGE = 20
 # Large JSON columns a list never shows.
@@ -113,20 +113,3 @@ def deal_ratings(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     # The table's header shows the ratings from the page's load: they move on with these.
     ratings = [(row.name, row.points) for row in rows]
     return render(request, "history/deal_ratings.html", {"rows": rows, "ratings": ratings})
-
-
-@require_GET
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    rating_class = request.GET.get("class", RatingClass.TWO_PLAYER)
-    if rating_class not in RatingClass.values:
-        rating_class = RatingClass.TWO_PLAYER
-    return render(
-        request,
-        "history/leaderboard.html",
-        {
-            "rating_class": rating_class,
-            "classes": RatingClass.choices,
-            "ratings": services.leaderboard(rating_class),
-            "min_games": services.min_games(),
-        },
-    )
