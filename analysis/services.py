@@ -206,6 +206,13 @@ def run_analysis(analysis_id: int, budget: AnalysisBudget | None = None) -> None
             status=DealAnalysis.Status.FAILED, error=str(error)[:500], finished_at=timezone.now()
         )
         return
+    except BaseException:
+        # The worker is stopping and gives the task back to the queue: the analysis
+        # goes back to waiting too, for the task's next run to claim it.
+        DealAnalysis.objects.filter(pk=analysis_id, status=DealAnalysis.Status.RUNNING).update(
+            status=DealAnalysis.Status.QUEUED, progress=0, started_at=None, heartbeat_at=None
+        )
+        raise
     DealAnalysis.objects.filter(pk=analysis_id).update(
         status=DealAnalysis.Status.DONE, progress=100, result=result, finished_at=timezone.now()
     )

@@ -33,6 +33,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -130,8 +131,17 @@ class Process:
             self.process.wait(timeout=10)
 
     def stop(self, timeout: float = 10.0) -> None:
+        self.terminate()
+        self.wait_stopped(timeout)
+
+    def terminate(self) -> None:
+        """SIGTERM: the process finishes or gives back the work in hand, then exits."""
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
+
+    def wait_stopped(self, timeout: float) -> None:
+        """Wait for the process to exit after ``terminate``; SIGKILL it past ``timeout``."""
+        if self.process is not None and self.process.poll() is None:
             try:
                 self.process.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -343,9 +353,14 @@ class Cluster:
             revived.append(process)
         return revived
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop every process, all at once: each stops within a second or two, and
+        stopping them one after another would add their times up."""
         for process in self.processes:
-            process.stop()
+            process.terminate()
+        deadline = time.monotonic() + timeout
+        for process in self.processes:
+            process.wait_stopped(max(0.0, deadline - time.monotonic()))
 
     def __enter__(self) -> Cluster:
         return self.start()
@@ -364,11 +379,12 @@ def parse_ports(text: str) -> list[int]:
 def serve(cluster: Cluster, title: str) -> int:
     """Start ``cluster``, say where it serves, restart what dies; stop all on Ctrl-C,
     SIGTERM or SIGHUP (the terminal that ran it closed)."""
-    stopping = False
+    # An event rather than a flag: the signal ends the loop's wait at once, where a
+    # sleep would run out its time first.
+    stopping = threading.Event()
 
     def on_signal(signum: int, frame: object) -> None:
-        nonlocal stopping
-        stopping = True
+        stopping.set()
 
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, on_signal)
@@ -387,9 +403,9 @@ def serve(cluster: Cluster, title: str) -> int:
         say(f"  Health: {json.dumps([f'{url}/healthz' for url in cluster.urls])}")
         say("  Ctrl-C stops them all.")
         say()
-        while not stopping:
+        while not stopping.is_set():
             cluster.revive(out=SafeStream(sys.stdout))  # type: ignore[arg-type]
-            time.sleep(0.5)
+            stopping.wait(0.5)
     finally:
         # First the children, then a word: a closed terminal fails every write.
         cluster.stop()

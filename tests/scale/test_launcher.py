@@ -5,100 +5,16 @@ it started; a port already taken stops the launch with a word why."""
 from __future__ import annotations
 
 import os
-import queue
 import signal
 import socket
-import subprocess
-import sys
-import threading
-import time
-import urllib.request
-import uuid
 
 import pytest
-from django.db import connection
 
-from durak_site.cluster import ROOT, free_port
-from tests.redis_db import redis_url_for_tests
+from durak_site.cluster import free_port
+
+from .launcher import Launcher, gone, serves
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    name = connection.settings_dict["NAME"]
-    env["LOG_LEVEL"] = "WARNING"
-    if connection.vendor == "sqlite":
-        env["SQLITE_PATH"] = name
-    else:
-        env["DATABASE_URL"] = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + "/" + name
-    if os.environ.get("REDIS_URL"):
-        prefix = f"durak-launcher-{uuid.uuid4().hex[:8]}"
-        env.update(
-            REDIS_URL=redis_url_for_tests(os.environ["REDIS_URL"]),
-            CHANNELS_PREFIX=prefix,
-            CACHE_PREFIX=prefix,
-        )
-    return env
-
-
-class Launcher:
-    def __init__(self, *args: str) -> None:
-        connection.close()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "durak_site.cluster", "--no-migrate", *args],
-            cwd=ROOT,
-            env=_env(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.seen: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.process.stdout:  # type: ignore[union-attr]
-            self.lines.put(line)
-
-    def wait_for(self, text: str, timeout: float = 60) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                line = self.lines.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            self.seen.append(line)
-            if text in line:
-                return line
-        raise AssertionError(f"never printed {text!r}:\n{''.join(self.seen)}")
-
-    def pid_of(self, name: str) -> int:
-        line = next(line for line in self.seen if name in line and "(pid" in line)
-        return int(line.rsplit("(pid ", 1)[1].rstrip(")\n"))
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            self.process.wait(timeout=30)
-
-
-def _serves(port: int) -> bool:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:
-            return response.status == 200
-    except OSError:
-        return False
-
-
-def _gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    # A zombie is gone for our purposes; only its parent can reap it.
-    with open(f"/proc/{pid}/stat") as stat:
-        return stat.read().split(") ", 1)[1].startswith("Z")
 
 
 def test_a_killed_web_process_or_worker_comes_back_and_ctrl_c_stops_all():
@@ -113,9 +29,9 @@ def test_a_killed_web_process_or_worker_comes_back_and_ctrl_c_stops_all():
         died = launcher.wait_for(f"daphne on port {ports[0]} died")
         if shared:
             assert f"port {ports[1]} keeps serving" in died
-            assert _serves(ports[1])
+            assert serves(ports[1])
         back = launcher.wait_for(f"daphne on port {ports[0]} is back")
-        assert _serves(ports[0])
+        assert serves(ports[0])
         second = int(back.rsplit("pid ", 1)[1].rstrip(")\n"))
         assert second != first
         os.kill(worker, signal.SIGKILL)
@@ -131,8 +47,8 @@ def test_a_killed_web_process_or_worker_comes_back_and_ctrl_c_stops_all():
     finally:
         launcher.stop()
     assert launcher.process.returncode == 0
-    assert not any(_serves(port) for port in ports)
-    assert all(_gone(pid) for pid in children)
+    assert not any(serves(port) for port in ports)
+    assert all(gone(pid) for pid in children)
 
 
 def test_closing_the_terminal_stops_every_process_the_launcher_started():
@@ -142,14 +58,14 @@ def test_closing_the_terminal_stops_every_process_the_launcher_started():
         launcher.wait_for("Ctrl-C stops them all")
         names = [f":{port}/", "task worker 1", "bot worker 1", "bot worker 2"]
         children = [launcher.pid_of(name) for name in names]
-        assert _serves(port)
+        assert serves(port)
         launcher.process.send_signal(signal.SIGHUP)
         launcher.process.wait(timeout=30)
     finally:
         launcher.stop()
     assert launcher.process.returncode == 0
-    assert not _serves(port)
-    assert all(_gone(pid) for pid in children)
+    assert not serves(port)
+    assert all(gone(pid) for pid in children)
 
 
 def test_a_launch_on_a_port_in_use_says_so_and_exits():

@@ -9,11 +9,14 @@ workers may run, on any machine that reaches the database; see docs/deploy.md.
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
+import gc
 import logging
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -22,11 +25,33 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from analysis import hints
+from analysis.models import HintRequest
 from analysis.priority import add_nice_argument, lower_priority
 from games import services
 from games.conf import setting
+from games.models import Match
 
 logger = logging.getLogger(__name__)
+
+
+class StopRequested(BaseException):
+    """Raised by a stop signal that lands during a search, to cut the search short.
+
+    A BaseException, as KeyboardInterrupt is: the step's ``except Exception`` must not
+    take it for a failed item and carry on searching."""
+
+
+def give_back_turn(claim: services.BotClaim) -> None:
+    """Release a claimed bot turn: it is due again at its own time, for another worker
+    or this one's successor, instead of when the lease runs out."""
+    Match.objects.filter(pk=claim.match_id, bot_due_at=claim.lease).update(bot_due_at=claim.due_at)
+
+
+def give_back_hint(hint: HintRequest) -> None:
+    """Release a claimed hint that has no answer yet, for the next worker to answer."""
+    HintRequest.objects.filter(
+        pk=hint.pk, claimed_until=hint.claimed_until, answered_at__isnull=True
+    ).update(claimed_until=None)
 
 
 class BotWorker:
@@ -43,6 +68,50 @@ class BotWorker:
         # Bot turns and hints take turns: while bot turns queue (more bot tables than
         # this worker's core can search for), a hint would otherwise wait for all of them.
         self.hint_goes_next = False
+        # Set by a stop signal (``request_stop``); ``searching`` says whether the same
+        # signal should also cut the search in hand short.
+        self.stopping = threading.Event()
+        self.searching = False
+
+    def request_stop(self, *_signal: object) -> None:
+        """The stop signals' handler: stop after this step, or at once during a search
+        (a search under load may take seconds; a stopping site waits for none)."""
+        self.stopping.set()
+        if self.searching:
+            raise StopRequested
+
+    @contextlib.contextmanager
+    def cut_short_by_stop(self) -> Iterator[None]:
+        """A search that a stop signal ends at once with StopRequested, even one asked
+        for while the item was being claimed."""
+        try:
+            self.searching = True
+            if self.stopping.is_set():
+                raise StopRequested
+            yield
+        finally:
+            self.searching = False
+
+    def search_turn(self, claim: services.BotClaim) -> services.PreparedBotMove | None:
+        try:
+            with self.cut_short_by_stop():
+                return services.prepare_bot_move(claim)
+        except StopRequested:
+            give_back_turn(claim)
+            raise
+
+    def answer_hint(self) -> bool:
+        """Claim and answer one waiting hint; False when none waits."""
+        hint = hints.claim_hint()
+        if hint is None:
+            return False
+        try:
+            with self.cut_short_by_stop():
+                hints.answer_hint(hint)
+        except StopRequested:
+            give_back_hint(hint)
+            raise
+        return True
 
     def step(self, now: datetime | None = None) -> float:
         """Land what is due, then search one turn or answer one hint; returns how long
@@ -51,18 +120,18 @@ class BotWorker:
         now = now or timezone.now()
         try:
             self.land_due(now)
-            if self.hint_goes_next and hints.answer_next_hint():
+            if self.hint_goes_next and self.answer_hint():
                 self.hint_goes_next = False
                 return 0.0
             ahead = timedelta(seconds=setting("GAMES_BOT_HEAD_START_SECONDS"))
             claim = services.claim_due_bot_turn(now, ahead=ahead)
             if claim is not None:
                 self.hint_goes_next = True
-                prepared = services.prepare_bot_move(claim)
+                prepared = self.search_turn(claim)
                 if prepared is not None:
                     self.held.append(prepared)
                 return 0.0
-            if hints.answer_next_hint():
+            if self.answer_hint():
                 return 0.0
         except Exception:  # One failed item must not stop the worker; its lease runs out.
             logger.exception("bot worker step failed")
@@ -85,6 +154,17 @@ class BotWorker:
             self.held.remove(move)
             services.play_prepared_bot_move(move)
 
+    def hand_over(self) -> None:
+        """On stopping: land the held moves that are due, give back the others' turns.
+
+        A held move waits out the bot's delay (up to a second or two); another worker,
+        or this one's successor, claims a given-back turn at once and lands it at the
+        same time, so a stop waits for none of them."""
+        self.land_due(timezone.now())
+        for move in self.held:
+            give_back_turn(move.claim)
+        self.held.clear()
+
 
 class Command(BaseCommand):
     help = "Play due bot moves and answer hints, beside the web processes (one item at a time)."
@@ -103,19 +183,21 @@ class Command(BaseCommand):
         # A worker that does not stop can be asked where it is: ``kill -USR1 <pid>``
         # prints every thread's stack to its stderr.
         faulthandler.register(signal.SIGUSR1, all_threads=True)
-        stopping = threading.Event()
-        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-            # The move in progress is finished first: it is a fraction of a second.
-            signal.signal(signum, lambda *_: stopping.set())
-        logger.info("bot worker started")
         worker = BotWorker()
-        while not stopping.is_set():
-            wait = worker.step()
-            if options["once"] and wait and not worker.held:
-                return
-            if wait:
-                stopping.wait(wait)
-        # The moves already searched land at their time (a second at most) rather
-        # than wait out their leases.
-        worker.land_all()
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            signal.signal(signum, worker.request_stop)
+        logger.info("bot worker started")
+        try:
+            while not worker.stopping.is_set():
+                wait = worker.step()
+                if options["once"] and wait and not worker.held:
+                    return
+                if wait:
+                    worker.stopping.wait(wait)
+        except StopRequested:
+            pass  # The search in hand was cut short and its turn or hint given back.
+        worker.hand_over()
         close_old_connections()
+        # All this process made dies with it: frozen, the collector does not walk it all
+        # again at exit, which took most of a second of the stop on a loaded machine.
+        gc.freeze()

@@ -1,0 +1,146 @@
+"""SIGTERM to the launcher of `make run` and `make run-cluster` stops every process it
+started within 2 s, even with a bot's turn in the middle of its search, an analysis
+running and a table's socket open, and loses nothing: the bot worker gives the turn
+back and the task worker the analysis, and the next start plays and runs them."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+import pytest
+from django.utils import timezone
+from django_tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from analysis import services as analysis_services
+from analysis.models import DealAnalysis
+from durak_site.cluster import free_port
+from games import services
+from games.engine import Game
+from games.models import Match, Move, RuleVariant
+from history.seeding import get_user, play_match
+
+from .conftest import db, in_own_loop, make_user, session_cookie
+from .invariants import assert_moves_gap_free, assert_snapshot_is_replay
+from .launcher import Launcher, gone
+from .wsclient import TableClient
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+STOP_WITHIN = 2.0
+# Work that cannot end by itself during the test: whatever stops it is the stop.
+ENDLESS = {"GAMES_BOT_PLAYOUTS": "100000000", "ANALYSIS_SECONDS": "60", "GAMES_BOT_DELAY": "0,0"}
+QUICK = {"GAMES_BOT_PLAYOUTS": "20", "ANALYSIS_SECONDS": "0.002", "ANALYSIS_SAMPLES": "2"}
+
+
+def launch(env: dict[str, str]) -> tuple[Launcher, int]:
+    shared = bool(os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"))
+    ports = [free_port(), free_port()] if shared else [free_port()]
+    args = ["--ports", ",".join(map(str, ports)), "--workers", "1", "--bot-workers", "1"]
+    launcher = Launcher(*args, env=env) if shared else Launcher("--embedded", *args, env=env)
+    launcher.wait_for("Ctrl-C stops them all")
+    return launcher, ports[0]
+
+
+def bot_leads_table() -> tuple[Match, object]:
+    """A person (seat 0) against the hard bot, which leads: its turn is due at once."""
+    for attempt in range(40):
+        user = make_user(f"stop{attempt}-")
+        match = services.create_match(
+            user, RuleVariant.objects.get(slug="classic"), 2, bots=("hard",)
+        )
+        match.refresh_from_db()
+        if Game.from_snapshot(match.state).to_act() == [1]:
+            return match, user
+        services.abort_match(match, "the person leads")
+    raise AssertionError("no deal where the bot leads in forty")
+
+
+def queued_analysis() -> DealAnalysis:
+    """An analysis waiting in the queue, the only task there."""
+    deal = play_match(["olga", "pavel"], deals=1, seed=5, is_rated=False).deals.get()
+    DBTaskResult.objects.all().delete()  # the finished deal's puzzle search
+    row, started = analysis_services.start_analysis(deal, get_user("olga"))
+    assert started
+    return row
+
+
+def analysis_running(analysis: DealAnalysis):
+    return lambda: DealAnalysis.objects.get(pk=analysis.pk).status == DealAnalysis.Status.RUNNING
+
+
+def wait_until(check, what: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"{what} within {timeout:.0f} s"
+        time.sleep(0.05)
+
+
+def bot_moves(match_id: int) -> int:
+    return Move.objects.filter(match_id=match_id, source=Move.Source.BOT).count()
+
+
+def analysis_task_status() -> str:
+    (task,) = DBTaskResult.objects.filter(task_path="analysis.tasks.analyse_deal")
+    return task.status
+
+
+@in_own_loop
+async def test_sigterm_stops_every_process_within_two_seconds_and_loses_no_move_or_task():
+    analysis = await db(queued_analysis)
+    launcher, port = await asyncio.to_thread(launch, ENDLESS)
+    try:
+        await db(wait_until, analysis_running(analysis), "the analysis never started")
+        # The bot's turn is due now; the worker claims it and searches (a search is
+        # capped at seconds of CPU: the stop comes right after the claim).
+        match, user = await db(bot_leads_table)
+        due = match.bot_due_at
+        await db(wait_until, lambda: Match.objects.get(pk=match.pk).bot_due_at != due, "no claim")
+        client = TableClient(f"http://127.0.0.1:{port}", match.pk, await db(session_cookie, user))
+        await client.open()
+        children = launcher.children()
+        started = time.monotonic()
+        launcher.process.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(client.conn.wait_closed(), STOP_WITHIN)
+        await asyncio.to_thread(launcher.process.wait, 60)
+        took = time.monotonic() - started
+    finally:
+        await asyncio.to_thread(launcher.stop)
+    assert took <= STOP_WITHIN, f"the launcher took {took:.1f} s to stop"
+    assert launcher.process.returncode == 0
+    assert all(gone(pid) for pid in children)
+
+    def given_back() -> None:
+        # The turn is due again at its own time, not at the end of the lease...
+        assert Match.objects.get(pk=match.pk).bot_due_at == due <= timezone.now()
+        assert bot_moves(match.pk) == 0
+        # ...and the analysis waits in the queue again, its task with it.
+        assert DealAnalysis.objects.get(pk=analysis.pk).status == DealAnalysis.Status.QUEUED
+        assert analysis_task_status() == TaskResultStatus.READY
+
+    await db(given_back)
+
+    again, _port = await asyncio.to_thread(launch, QUICK)
+    try:
+
+        def played_and_run() -> None:
+            wait_until(lambda: bot_moves(match.pk) == 1, "the bot's turn was not played")
+            wait_until(
+                lambda: DealAnalysis.objects.get(pk=analysis.pk).status == DealAnalysis.Status.DONE,
+                "the analysis was not run",
+            )
+
+        await db(played_and_run)
+    finally:
+        await asyncio.to_thread(again.stop)
+
+    def consistent() -> None:
+        moves = assert_moves_gap_free(match.pk)
+        assert [(move.seat, move.source) for move in moves] == [(1, Move.Source.BOT)]
+        assert_snapshot_is_replay(Match.objects.get(pk=match.pk))
+        assert analysis_task_status() == TaskResultStatus.SUCCESSFUL
+
+    await db(consistent)
