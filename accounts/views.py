@@ -16,18 +16,11 @@ from django.views.generic import CreateView, DetailView, ListView, UpdateView
 
 from accounts.forms import EmailForm, SignUpForm
 from accounts.ratelimit import client_ip, count_one
-from accounts.socket_news import account_changed
 
 
 class LogoutView(auth_views.LogoutView):
-    """Django's log-out, which also closes the sockets of the session it ends."""
-
-    def post(self, request, *args, **kwargs):
-        user_id = request.user.pk
-        response = super().post(request, *args, **kwargs)
-        if user_id is not None:  # the session is gone now: its sockets' check fails
-            account_changed(user_id)
-        return response
+    """Django's log-out; its ``user_logged_out`` signal closes the sockets of the
+    session it ends (``accounts.socket_news``), as every log-out's does."""
 
 
 class SignUpView(CreateView):

@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
 Sockets pass through AllowedHostsOriginValidator (foreign Origins are refused)
-and AuthMiddlewareStack (the user comes from the session cookie).
+and channels' AuthMiddlewareStack (the user comes from the session cookie), which
+``socket_auth_stack`` teaches the keys of SECRET_KEY_FALLBACKS.
 """
 
 import gc
@@ -14,11 +15,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
 # Django must be set up before anything imports models (the consumers do).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from durak_site.routing import websocket_urlpatterns  # noqa: E402
+from games.socket_guard import socket_auth_stack  # noqa: E402
 from games.ticker import TickerMiddleware, start_with_server  # noqa: E402
 
 # The ticker (turn timers, bot moves, heartbeat) starts with the server, or failing
@@ -29,7 +30,7 @@ application = TickerMiddleware(
         {
             "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                socket_auth_stack(URLRouter(websocket_urlpatterns))
             ),
         }
     )

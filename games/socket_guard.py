@@ -15,8 +15,14 @@ from datetime import datetime, timedelta
 from importlib import import_module
 from typing import Any
 
+from channels.auth import AuthMiddleware
+from channels.db import database_sync_to_async
+from channels.middleware import BaseMiddleware
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.base import SessionBase, UpdateError
+from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
@@ -90,14 +96,101 @@ def signed_in_user(session_key: str | None, user_id: int) -> Any:
     user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
     if user is None:
         raise ended
-    data = import_module(settings.SESSION_ENGINE).SessionStore(session_key).load()
-    if str(data.get(SESSION_KEY)) != str(user_id):
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    if str(session.get(SESSION_KEY)) != str(user_id):
         raise ended
-    if not constant_time_compare(data.get(HASH_SESSION_KEY, ""), user.get_session_auth_hash()):
+    if not session_hash_verified(session, user):
         raise ended
     if user.is_suspended:
         raise SignedOut(suspension_notice(user), CLOSE_SUSPENDED)
     return user
+
+
+def session_hash_verified(session: SessionBase, user: Any) -> bool:
+    """Whether the session's auth hash is the user's, as Django's ``get_user`` has it
+    for a page: made with ``SECRET_KEY``, or with a key of ``SECRET_KEY_FALLBACKS``
+    (a key being rotated out), in which case the session takes the current key's hash.
+
+    Unlike ``get_user`` the session keeps its key: a socket cannot hand the browser a
+    new session cookie, and the old one would then name no session.
+    """
+    session_hash = session.get(HASH_SESSION_KEY)
+    if not session_hash:
+        return False
+    current = user.get_session_auth_hash()
+    if constant_time_compare(session_hash, current):
+        return True
+    if not any(
+        constant_time_compare(session_hash, fallback)
+        for fallback in user.get_session_auth_fallback_hash()
+    ):
+        return False
+    session[HASH_SESSION_KEY] = current
+    try:
+        session.save()
+    except UpdateError:  # The session ended meanwhile.
+        return False
+    return True
+
+
+def upgrade_rotated_session(session: SessionBase) -> None:
+    """Give a session signed in under a key of ``SECRET_KEY_FALLBACKS`` the current
+    key's hash, before channels' ``AuthMiddleware`` reads it: channels checks the
+    current key alone, and flushes (logs out) a session that fails, so after a key's
+    rotation every socket that reconnected without a page load first would have
+    logged its player out everywhere."""
+    if not settings.SECRET_KEY_FALLBACKS or not session.get(HASH_SESSION_KEY):
+        return
+    user_id = session.get(SESSION_KEY)
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
+    if user is not None:
+        session_hash_verified(session, user)
+
+
+class RotatedKeySessionMiddleware(BaseMiddleware):
+    """Between channels' ``SessionMiddleware`` and ``AuthMiddleware``: see
+    ``upgrade_rotated_session``."""
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        session = scope.get("session")
+        if session is not None and settings.SECRET_KEY_FALLBACKS:
+            await database_sync_to_async(upgrade_rotated_session)(session)
+        return await super().__call__(scope, receive, send)
+
+
+def socket_auth_stack(inner: Any) -> Any:
+    """Channels' ``AuthMiddlewareStack`` that also accepts a session signed in under a
+    key of ``SECRET_KEY_FALLBACKS``, as Django's pages do."""
+    return CookieMiddleware(SessionMiddleware(RotatedKeySessionMiddleware(AuthMiddleware(inner))))
+
+
+def tell_sockets_of_expired_sessions(now: datetime | None = None) -> int:
+    """On this process's beat: tell its sockets whose user's session expired since the
+    last beat to check their sign-in now; how many were told.
+
+    An expiry is no event that sends the account's news, and the heartbeat's check may
+    come a minute later.  Each process tells its own sockets only, so none hears it
+    twice.  (Sessions live in the database: ``SESSION_ENGINE`` is its backend.)
+    """
+    global _sessions_seen_until
+    now = now or timezone.now()
+    since, _sessions_seen_until = _sessions_seen_until or now, now
+    expired = Session.objects.filter(expire_date__gt=since, expire_date__lte=now)
+    user_ids = {row.get_decoded().get(SESSION_KEY) for row in expired}
+    user_ids.discard(None)
+    if not user_ids:
+        return 0
+    channels = list(
+        OpenSocket.objects.filter(server=presence.server_name(), user_id__in=user_ids).values_list(
+            "channel_name", flat=True
+        )
+    )
+    send_to_channels(channels, {"type": "account.changed"})
+    return len(channels)
+
+
+# Where the last look at expired sessions ended, on this process.
+_sessions_seen_until: datetime | None = None
 
 
 # -------------------------------------------------------------------- quotas

@@ -34,7 +34,11 @@ from channels.layers import get_channel_layer
 from games import presence, services, signals
 from games.conf import setting
 from games.models import Match
-from games.socket_guard import forget_expired_sockets, renew_process_sockets
+from games.socket_guard import (
+    forget_expired_sockets,
+    renew_process_sockets,
+    tell_sockets_of_expired_sessions,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -140,6 +144,7 @@ def _beat() -> None:
     presence.beat()
     renew_process_sockets()
     forget_expired_sockets()
+    tell_sockets_of_expired_sessions()
     released = services.release_dead_servers()
     if released:
         logger.warning("released %d sockets of server processes that stopped beating", released)

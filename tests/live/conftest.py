@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from channels.auth import AuthMiddlewareStack
 from channels.routing import URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 from django.contrib.auth import get_user_model
 
 from durak_site.routing import websocket_urlpatterns
+from games.socket_guard import socket_auth_stack
 from tests import sockets
 from tests.sockets import (  # noqa: F401  (re-exported for the test modules)
     CARD,
@@ -51,7 +51,7 @@ def make_user(name: str, **extra: Any):
 
 
 def application():
-    return AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+    return AllowedHostsOriginValidator(socket_auth_stack(URLRouter(websocket_urlpatterns)))
 
 
 class Socket(sockets.Socket):
