@@ -17,6 +17,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import Rules
+from games.variant_words import variant_name
 
 # The rules a variant plays by (the admin shows them together); RULE_FIELDS adds the
 # deck and the hand size.
@@ -66,6 +67,19 @@ class RuleVariant(models.Model):
     slug = models.SlugField(_("slug"), unique=True)
     name = models.CharField(_("name"), max_length=80)
     description = models.TextField(_("description"), blank=True)
+    # An admin's variant is named in both languages here; the standard variants' names
+    # come from the catalogue (games/variant_words.py) and leave these empty.
+    name_ru = models.CharField(
+        _("name in Russian"),
+        max_length=80,
+        blank=True,
+        help_text=_("Shown to readers of the Russian site; empty: the name above."),
+    )
+    description_ru = models.TextField(
+        _("description in Russian"),
+        blank=True,
+        help_text=_("Shown to readers of the Russian site; empty: the description above."),
+    )
     is_active = models.BooleanField(_("active"), default=True)
     ordering = models.PositiveSmallIntegerField(_("ordering"), default=0)
 
@@ -184,9 +198,9 @@ class RuleVariant(models.Model):
         verbose_name_plural = _("rule variants")
 
     def __str__(self) -> str:
-        # The seeded variants' names are in the catalogue; an admin's own name is shown
-        # as it was typed.
-        return gettext(self.name)
+        # In the reader's language: the seeded variants' names are in the catalogue, an
+        # admin's own variant has its Russian name beside the name it was typed with.
+        return variant_name(self)
 
     def rates_a_table(self, with_bots: bool) -> bool:
         """Whether a rated table of this variant counts for ratings, with bots seated or not."""
@@ -200,7 +214,7 @@ class RuleVariant(models.Model):
 
     def players_rule(self) -> str:
         """How many play this variant, as a sentence: "Teams 2x2 is for 4 players."."""
-        words = {"variant": gettext(self.name), "low": self.min_players, "high": self.max_players}
+        words = {"variant": variant_name(self), "low": self.min_players, "high": self.max_players}
         if self.min_players == self.max_players:
             return (
                 ngettext(

@@ -1,21 +1,23 @@
 """A variant's name and description in the reader's language.
 
-The standard variants live in the database (games/migrations/0002_standard_variants.py);
-their words are listed here so that they reach the catalogue. A variant an admin adds
-shows its words as written.
+The standard variants live in the database (games/migrations/0002_standard_variants.py,
+named by the game as players call it since 0016); their words are listed here so that
+they reach the catalogue. A variant an admin adds shows its words as written, or, to a
+reader of the Russian site, its Russian words when the admin gave them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
+# The names "Play now" uses too: the game's own, podkidnoy and perevodnoy.
 VARIANT_NAMES = [
-    gettext_noop("Classic"),
-    gettext_noop("Transfer"),
-    gettext_noop("Transfer with trump show"),
+    gettext_noop("Podkidnoy"),
+    gettext_noop("Perevodnoy"),
+    gettext_noop("Perevodnoy with trump show"),
     gettext_noop("Teams 2x2"),
     gettext_noop("Teams 3x3"),
     gettext_noop("52-card"),
@@ -38,9 +40,24 @@ VARIANT_DESCRIPTIONS = [
 ]
 
 
+def reads_russian() -> bool:
+    return (get_language() or "").split("-")[0] == "ru"
+
+
+def worded_name(name: str, name_ru: str) -> str:
+    """A variant's name in the reader's language, from its two name fields."""
+    if name_ru and reads_russian():
+        return name_ru
+    return _(name)
+
+
 def variant_name(variant: Any) -> str:
-    return _(variant.name)
+    """The name of ``variant`` (a RuleVariant) in the reader's language."""
+    return worded_name(variant.name, variant.name_ru)
 
 
 def variant_description(variant: Any) -> str:
+    """The description of ``variant`` in the reader's language ("" when it has none)."""
+    if variant.description_ru and reads_russian():
+        return variant.description_ru
     return _(variant.description) if variant.description else ""

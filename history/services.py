@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games.models import BotLevel, Deal, Match, RuleVariant, Seat
 from games.signals import replay_admitted
+from games.variant_words import worded_name
 from history import glicko2
 from history.models import PlayerGame, Rating, RatingChange, RatingClass
 from history.reliability import store_reliability
@@ -400,10 +401,12 @@ def profile_stats(user: Any) -> dict[str, Any]:
         avg_moves=Avg("move_count"),
     )
     per_variant = list(
-        games.values("variant_id", "variant__name")
+        games.values("variant_id", "variant__name", "variant__name_ru")
         .annotate(games=Count("id"), fools=fool, draws=draw)
         .order_by("variant__name")
     )
+    for row in per_variant:
+        row["variant_label"] = worded_name(row["variant__name"], row["variant__name_ru"])
     per_players = list(
         games.values("players")
         .annotate(games=Count("id"), fools=fool, draws=draw)
@@ -465,6 +468,7 @@ REPLAY_FIELDS = (
     "match__variant_id",
     "match__variant__id",
     "match__variant__name",
+    "match__variant__name_ru",
     "match__variant__slug",
 )
 

@@ -68,12 +68,25 @@ class RuleVariantAdmin(admin.ModelAdmin):
     list_display_links = ["name"]
     list_editable = ["ordering"]
     list_filter = ["is_active", "mode", "deck_size"]
-    search_fields = ["name", "slug", "description"]
+    search_fields = ["name", "name_ru", "slug", "description"]
     prepopulated_fields = {"slug": ["name"]}
     actions = ["activate", "deactivate", "delete_unused"]
     readonly_fields = ["games_played", "created_at", "updated_at"]
     fieldsets = [
-        (None, {"fields": ["name", "slug", "description", "is_active", "ordering"]}),
+        (
+            None,
+            {
+                "fields": [
+                    "name",
+                    "name_ru",
+                    "slug",
+                    "description",
+                    "description_ru",
+                    "is_active",
+                    "ordering",
+                ]
+            },
+        ),
         (_("Table"), {"fields": ["min_players", "max_players", "deck_size", "hand_size"]}),
         (
             pgettext_lazy("admin section of the rules", "Play"),

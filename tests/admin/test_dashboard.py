@@ -106,7 +106,7 @@ def test_figures_match_the_hand_count(history):
     assert (f.active_7, f.active_30) == (2, 3)  # ivan, olga; then petr
 
     per_variant = {name: n for name, n, _active in f.per_variant}
-    assert per_variant["Classic"] == 3 and per_variant["Transfer"] == 3
+    assert per_variant["Podkidnoy"] == 3 and per_variant["Perevodnoy"] == 3
     assert sum(per_variant.values()) == 6
 
     assert f.games == 6

@@ -50,7 +50,7 @@ def test_table_buttons_in_english():
 
 def test_the_other_meanings_in_russian():
     transfer = RuleVariant.objects.get(slug="transfer")
-    assert transfer.name == "Transfer"
+    assert transfer.name == "Perevodnoy"
     with translation.override("ru"):
         assert variant_name(transfer) == "Переводной"
         assert str(DealAnalysis.Status.DONE.label) == "Готово"

@@ -20,7 +20,7 @@ def test_a_fixed_size_variant_is_worded_as_a_single_number():
         assert teams.players_rule() == "В «Команды 2×2» играют ровно 4 игрока."
     classic = RuleVariant.objects.get(slug="classic")
     assert classic.players_rule() == (
-        f"Classic is played by {classic.min_players} to {classic.max_players} players."
+        f"Podkidnoy is played by {classic.min_players} to {classic.max_players} players."
     )
 
 
