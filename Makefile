@@ -51,6 +51,8 @@ run-cluster: $(STAMP)
 test: export DATABASE_POOL_MAX ?= 20
 test: $(STAMP)
 	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null
+	# The rules and bots library (durak/) is tested on its own, with no Django at all.
+	env -u DJANGO_SETTINGS_MODULE $(BIN)/pytest -p no:django -n $(PYTEST_WORKERS) durak/tests $(PYTEST_ARGS)
 	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not browser" $(PYTEST_ARGS)
 	$(BIN)/pytest -n $(BROWSER_WORKERS) -m browser $(PYTEST_ARGS)
 

@@ -25,10 +25,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.ratelimit import count_one
-from games.bots import Budget, fast, get_bot
-from games.bots.base import rebuild
+from durak.bots import Budget, fast, get_bot, rebuild
+from durak.engine import Action, Game, Knowledge
 from games.conf import setting
-from games.engine import Action, Game, Knowledge
 from games.models import Match, Seat
 
 from .models import HintRequest

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.engine import Action
+from durak.engine import Action
 from games.move_words import option_in_words
 
 from .panel import OPTIONS_SHOWN, hand_cards

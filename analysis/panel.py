@@ -12,7 +12,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from games.engine import Action
+from durak.engine import Action
 from games.models import Deal, Match
 from games.move_words import option_in_words
 from history.move_list import MoveMark

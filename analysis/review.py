@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import pgettext_lazy
 
-from games.engine import Action
+from durak.engine import Action
 
 # Chance lost (in points of 0-100) from which a decision is judged, worst first.
 BLUNDER = 30.0

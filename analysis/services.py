@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.bots.analysis import AnalysisBudget, analyse_record
+from durak.bots import AnalysisBudget, analyse_record
 from games.models import Deal, Seat
 
 from .models import DealAnalysis

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ratelimit import client_ip
-from games.engine import Action
+from durak.engine import Action
 from games.models import Deal, Match, Seat
 from history.replay import action_in_words
 

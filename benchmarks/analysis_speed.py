@@ -4,7 +4,7 @@ Plays each game from a fixed seed (a 2-player podkidnoy deal by the medium bot; 
 long one a 6-player 52-card perevodnoy deal of random legal moves, as bots never play
 that long), then analyses every seat's
 decisions and every step's chances exactly as the task worker does
-(``games.bots.analysis.analyse_record`` with the site's default budget), and prints
+(``durak.bots.analysis.analyse_record`` with the site's default budget), and prints
 CPU seconds (``time.process_time``, this process only) in total, per decision and per
 move, with the wall time beside them.  With ``--write`` the table replaces the
 "Post-game analysis" section of docs/performance.md.
@@ -36,8 +36,8 @@ SECTION = "## Post-game analysis"
 
 
 def play(rules, seed: int, policy: str):
-    from games.bots import fast
-    from games.engine import Game
+    from durak.bots import fast
+    from durak.engine import Game
 
     game = Game.new(rules, seed)
     fast.playout(game, fast.POLICIES[policy], random.Random(seed))
@@ -54,7 +54,7 @@ def find_game(rules, policy: str, target: int, tolerance: int, seeds: range):
 
 
 def measure(record: dict, seconds: float, samples: int) -> dict:
-    from games.bots.analysis import AnalysisBudget, analyse_record
+    from durak.bots.analysis import AnalysisBudget, analyse_record
 
     budget = AnalysisBudget(seconds=seconds, samples=samples)
     cpu, wall = time.process_time(), time.perf_counter()
@@ -74,7 +74,7 @@ def measure(record: dict, seconds: float, samples: int) -> dict:
 
 OLD_RUN = """
 import json, sys, time
-from games.bots.analysis import AnalysisBudget, analyse_record
+from durak.bots.analysis import AnalysisBudget, analyse_record
 record, seconds, samples = json.load(sys.stdin)
 cpu = time.process_time()
 result = analyse_record(record, None, AnalysisBudget(seconds=seconds, samples=samples))
@@ -106,7 +106,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from games.engine import Rules
+    from durak.engine import Rules
 
     games = [
         ("2p podkidnoy, medium bots", Rules(players=2), "medium", 60, 4, range(500)),

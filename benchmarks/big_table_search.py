@@ -6,7 +6,7 @@ Usage (from the repository root)::
 
 The positions are the first lead after the talon ran out with three or more players
 still in, in seeded 52-card games played mostly by ``medium`` (as the tests make them),
-plus ``tests/bots/data/seven-seat-hard-search.json``. At each, the hard bot chooses a
+plus ``durak/tests/bots/data/seven-seat-hard-search.json``. At each, the hard bot chooses a
 move at the live budget (600 playouts, reproducible) with several seeds; every search
 runs in a child process of its own, this tree's and ``--old``'s taking turns, so the two
 see the same machine at the same moments. A search is cut at ``--cap`` seconds of CPU
@@ -28,14 +28,17 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bot_tournament import p99  # noqa: E402
 
-from games.engine import Game  # noqa: E402
-from tests.bots.test_search_bounds import SEVEN_SEATS, empty_talon_position  # noqa: E402
+from durak import Game  # noqa: E402
+from durak.tests.bots.test_search_bounds import SEVEN_SEATS, empty_talon_position  # noqa: E402
 
 # Runs in the child, in the tree under test: one search, then its CPU and peak memory.
 CHILD = """
 import json, random, resource, signal, sys, time
-from games.engine import Game
-from games import bots
+try:
+    from durak import Game, bots
+except ImportError:  # a tree from before the rules and bots were a package of their own
+    from games.engine import Game
+    from games import bots
 job = json.load(sys.stdin)
 def cut(*_):
     raise TimeoutError

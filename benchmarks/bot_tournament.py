@@ -3,7 +3,7 @@
 Every deal is played once per seating: with 2 players twice (seats swapped), with 3
 players once per rotation of (A, B, B) and of (B, A, A). Luck of the deal then hits both
 levels alike. Results go to a JSON-lines file as games finish, so a partial run still
-gives a table (``--report-only``). ``greedy`` is the outside baseline (games/bots/greedy.py).
+gives a table (``--report-only``). ``greedy`` is the outside baseline (durak/bots/greedy.py).
 
 The ladder fits one Elo rating per level to every 2-player podkidnoy pair in the file
 (maximum likelihood over decided games, ``random`` anchored at 1000).
@@ -27,9 +27,9 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.bots import BASELINES, DEFAULT_BUDGET, LEVELS, Budget  # noqa: E402
-from games.bots.play import play_game  # noqa: E402
-from games.engine import Game, Rules  # noqa: E402
+from durak.bots import BASELINES, DEFAULT_BUDGET, LEVELS, Budget  # noqa: E402
+from durak.bots.play import play_game  # noqa: E402
+from durak.engine import Game, Rules  # noqa: E402
 
 ORDER = LEVELS + BASELINES
 CONFIGS = {

@@ -59,7 +59,7 @@ def ours(seed: int) -> Play:
     """The random games of ``engine_speed.py``, on the engine first on ``sys.path``."""
     from engine_speed import random_games
 
-    from games.engine import Rules
+    from durak.engine import Rules
 
     rules, rng = Rules(), random.Random(seed)
 

@@ -18,9 +18,9 @@ Measured, each on its own:
 * ``legal_actions``: one ``legal_actions()`` call on a mid-game state;
 * random playouts: whole 2-player 36-card podkidnoy games from a fresh deal, every
   step picking uniformly among ``legal_actions()`` (and three other variants);
-* bot playouts: ``games.bots.fast.playout`` with the medium policy from a fresh deal,
+* bot playouts: ``durak.bots.fast.playout`` with the medium policy from a fresh deal,
   per step (2-player podkidnoy, 4-player perevodnoy);
-* endgame solver: ``games.bots.endgame.Solver`` on 40 two-player endgames (at most
+* endgame solver: ``durak.bots.endgame.Solver`` on 40 two-player endgames (at most
   4,000 nodes each), per node.
 
 The mid-game states and endgames are the same for both trees: this tree plays them
@@ -65,8 +65,8 @@ UNITS = {"copy": "us/copy", "apply": "us/apply", "legal_actions": "us/call"}
 
 def fixtures(seed: int = 7) -> dict[str, Any]:
     """Records of mid-game states (with the next action) and of two-player endgames."""
-    from games.bots import endgame, fast
-    from games.engine import Game, Rules
+    from durak.bots import endgame, fast
+    from durak.engine import Game, Rules
 
     rng = random.Random(seed)
     mid = []
@@ -98,13 +98,13 @@ def fixtures(seed: int = 7) -> dict[str, Any]:
 
 def child(what: str, seconds: float, seed: int, data: dict[str, Any]) -> dict[str, float]:
     """Measure ``what`` with whichever ``games`` package is first on sys.path."""
-    from games.engine import Game, Rules
+    from durak.engine import Game, Rules
 
     out: dict[str, float] = {}
     if what == "units":
         states = [Game.from_record(r) for r, _ in data["mid"]]
         nexts = [a for _, a in data["mid"]]
-        from games.engine import Action
+        from durak.engine import Action
 
         actions = [Action.parse(a) for a in nexts]
         reps = max(1, int(seconds * 150))
@@ -134,7 +134,7 @@ def child(what: str, seconds: float, seed: int, data: dict[str, Any]) -> dict[st
         cpu = time.process_time() - start
         out = {"games/s": games / cpu, "actions/s": actions / cpu}
     elif what in BOT_VARIANTS:
-        from games.bots import fast
+        from durak.bots import fast
 
         rules = Rules(**BOT_VARIANTS[what])
         rng = random.Random(seed)
@@ -152,7 +152,7 @@ def child(what: str, seconds: float, seed: int, data: dict[str, Any]) -> dict[st
                 break
         out = {"us/step": (time.process_time() - start) / steps * 1e6}
     elif what == "solver":
-        from games.bots import endgame, fast
+        from durak.bots import endgame, fast
 
         positions = [Game.from_record(r) for r in data["ends"]]
         nodes = 0
@@ -181,7 +181,7 @@ def random_games(
     ``legal_actions()``, until ``games`` are played or ``seconds`` of CPU time have
     passed; return the games and actions played. Uses the engine first on sys.path.
     """
-    from games.engine import Game
+    from durak.engine import Game
 
     rnd = rng.random
     deadline = time.process_time() + seconds

@@ -32,11 +32,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from strength_bounds import AtRandom  # noqa: E402
 
-from games.bots import fast  # noqa: E402
-from games.bots.greedy import greedy_move  # noqa: E402
-from games.bots.inference import Inference  # noqa: E402
-from games.bots.search import Sampler  # noqa: E402
-from games.engine import SUIT_MASK, SUITS, Game, Knowledge, Rules  # noqa: E402
+from durak.bots import fast  # noqa: E402
+from durak.bots.greedy import greedy_move  # noqa: E402
+from durak.bots.inference import Inference  # noqa: E402
+from durak.bots.search import Sampler  # noqa: E402
+from durak.engine import SUIT_MASK, SUITS, Game, Knowledge, Rules  # noqa: E402
 
 DEALERS: dict[str, Callable[[Knowledge], Sampler]] = {
     "uniform": AtRandom,

@@ -293,8 +293,8 @@ def queries_per_action(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from durak.engine import Game
     from games import rendering, services
-    from games.engine import Game
     from games.models import Match, RuleVariant
 
     User = get_user_model()

@@ -51,8 +51,8 @@ def main() -> None:
     from django.core.management import call_command
     from django.template.loader import get_template
 
+    from durak.engine import Game
     from games import rendering, services
-    from games.engine import Game
     from games.models import Match, RuleVariant
     from games.table_sql import table_rows
 

@@ -2,7 +2,7 @@
 
 Plays a fixed set of 2-player podkidnoy 36 games between medium bots (seeds
 ``--seed`` .. ``--seed + --games - 1``; not measured), then runs the worker's search
-(``games.bots.puzzles.find_puzzles``, the exact endgame solver at every two-seat
+(``durak.bots.puzzles.find_puzzles``, the exact endgame solver at every two-seat
 endgame decision) over their records and prints the process CPU time it took
 (``time.process_time``: what it cost one core, whatever else the machine runs), the
 puzzles found, and puzzles and games per CPU-minute.  The stored analysis' swings are
@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 
 def records(games: int, seed: int) -> list[dict]:
-    from games.bots import fast
-    from games.engine import Game, Rules
+    from durak.bots import fast
+    from durak.engine import Game, Rules
 
     out = []
     for s in range(seed, seed + games):
@@ -40,7 +40,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    from games.bots.puzzles import find_puzzles
+    from durak.bots.puzzles import find_puzzles
 
     played = records(args.games, args.seed)
     cpu, wall = time.process_time(), time.perf_counter()

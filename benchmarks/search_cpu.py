@@ -25,12 +25,12 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bot_tournament import p99  # noqa: E402
 
-from games.bots import Budget  # noqa: E402
-from games.bots.fast import decider, legal  # noqa: E402
-from games.bots.greedy import greedy_move  # noqa: E402
-from games.bots.search import HardBot  # noqa: E402
-from games.bots.tree import TreeBot  # noqa: E402
-from games.engine import Game, Knowledge, Rules  # noqa: E402
+from durak.bots import Budget  # noqa: E402
+from durak.bots.fast import decider, legal  # noqa: E402
+from durak.bots.greedy import greedy_move  # noqa: E402
+from durak.bots.search import HardBot  # noqa: E402
+from durak.bots.tree import TreeBot  # noqa: E402
+from durak.engine import Game, Knowledge, Rules  # noqa: E402
 
 
 def positions(first: int, deals: int, budget: Budget) -> list[Knowledge]:

@@ -8,7 +8,7 @@ Usage (from the repository root)::
 ``--old PATH`` is a worktree of an older commit (``git worktree add PATH ca1bc24``). Each
 tree plays in a child process of its own (``--child``), the two at once, so that both
 see the same load; each child has that tree first on ``sys.path``. Both face this
-tree's ``games/bots/greedy.py``, loaded from its file, so the baseline is the same code
+tree's ``durak/bots/greedy.py``, loaded from its file, so the baseline is the same code
 whatever the tree. 2-player 36-card podkidnoy, every deal played twice (seats
 swapped), ``hard`` at ``--playouts`` a move, the deal and the bot's random numbers
 seeded as ``bot_tournament.py`` seeds them, so this tree's games are that script's.
@@ -37,9 +37,9 @@ GREEDY = ROOT / "games" / "bots" / "greedy.py"
 
 def child(tree: str, first: int, deals: int, playouts: int, out: str) -> None:
     sys.path.insert(0, tree)
-    from games.bots import Budget, get_bot
-    from games.bots.fast import decider, legal
-    from games.engine import Game, Rules
+    from durak.bots import Budget, get_bot
+    from durak.bots.fast import decider, legal
+    from durak.engine import Game, Rules
 
     spec = importlib.util.spec_from_file_location("baseline_greedy", GREEDY)
     assert spec is not None and spec.loader is not None

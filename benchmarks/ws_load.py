@@ -231,7 +231,7 @@ async def rematch(table: dict, seats: list[Seat], version: int, stats: Stats) ->
 
 
 async def drive_humans(table: dict, seats: list[Seat], stats: Stats, stop_at: float, args) -> None:
-    from games.engine import Game
+    from durak.engine import Game
 
     rng = random.Random(table["id"])
     game = Game.from_snapshot(table["state"])

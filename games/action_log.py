@@ -21,7 +21,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from games.engine import KINDS
+from durak.engine import KINDS
 
 logger = logging.getLogger("games.actions")
 

@@ -11,9 +11,9 @@ import random
 import secrets
 from collections.abc import Callable
 
-from games import bots
+from durak import bots
+from durak.engine import Action, Game
 from games.conf import setting
-from games.engine import Action, Game
 
 logger = logging.getLogger(__name__)
 _rng = secrets.SystemRandom()

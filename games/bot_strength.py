@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from games.bots import ELO
+from durak.bots import ELO
 from games.models import BotLevel
 
 

@@ -16,7 +16,7 @@ from django.db import models
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import Rules
+from durak.engine import Rules
 from games.variant_words import variant_name
 
 # The rules a variant plays by (the admin shows them together); RULE_FIELDS adds the

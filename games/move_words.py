@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
-from games.engine import Action
+from durak.engine import Action
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 

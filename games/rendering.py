@@ -20,10 +20,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from durak.engine import Action
 from games import services
 from games.bot_strength import bot_choices
 from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
-from games.engine import Action
 from games.models import ChatMessage, Match, Seat
 from games.result_panel import result_panel
 from games.seating import places, seat_label, team_legend

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.engine import Action
+from durak.engine import Action
 from games.models import Match
 from games.move_words import names_in_words
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from games.engine import Game
+from durak.engine import Game
 from games.models import Deal, Match, Seat
 from games.table_sql import table_rows
 

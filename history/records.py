@@ -36,7 +36,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from games.engine import Game
+from durak.engine import Game
 from games.models import BotLevel, Deal, Match, Move, RuleVariant, Seat
 from history import replay, services
 

@@ -17,7 +17,7 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.translation import get_language
 
-from games.engine import RECORD_FORMAT, Action, Game
+from durak.engine import RECORD_FORMAT, Action, Game
 from games.models import Deal
 from games.move_words import describe_action
 

@@ -16,8 +16,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import Action, Game, Rules
-from games.engine import Match as EngineMatch
+from durak.engine import Action, Game, Rules
+from durak.engine import Match as EngineMatch
 from games.models import Deal, Match, Move, RuleVariant, Seat
 from games.services.play import record_deal
 from games.signals import deal_finished

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.engine import Rules
+from durak.engine import Rules
 from games.models import RuleVariant
 from games.services import ActionRefused
 from matchmaking.forms import HOUSE_TURNS

@@ -21,8 +21,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.ratelimit import count_one
+from durak.engine import Rules
 from friends.blocks import blocks_among
-from games.engine import Rules
 from games.models import BotLevel, Match, RuleVariant
 from games.services import (
     ActionRefused,

@@ -19,7 +19,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
-from games import engine
+from durak import engine
 from games.models import (
     PLAY_RULE_FIELDS,
     Deal,

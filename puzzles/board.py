@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.engine import Action, Game
+from durak.engine import Action, Game
 from games.move_words import SUIT_SYMBOLS, describe_action, suggest_action, suit_name
 
 from .models import Puzzle, PuzzleAttempt

@@ -11,11 +11,9 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 from analysis.models import DealAnalysis
-from games.bots import choose as bot_choose
-from games.bots import fast
-from games.bots.analysis import MISTAKE_POINTS
-from games.bots.puzzles import FoundPuzzle, find_puzzles
-from games.engine import Action, Game
+from durak.bots import MISTAKE_POINTS, FoundPuzzle, fast, find_puzzles
+from durak.bots import choose as bot_choose
+from durak.engine import Action, Game
 from games.models import Deal
 from history import glicko2
 from history.replay import deal_record

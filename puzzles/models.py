@@ -37,7 +37,7 @@ class Puzzle(models.Model):
     # Equal for two puzzles of the same position, seat and goal: each is stored once.
     position_hash = models.CharField(_("position hash"), max_length=64, unique=True)
     # Engine notation, never shown: every first move that reaches the goal, every legal
-    # one, and the whole line (games.bots.puzzles.step_data: each decision's options
+    # one, and the whole line (durak.bots.puzzles.step_data: each decision's options
     # and answers, and after each answer the replies played and the next decision).
     answers = models.JSONField(_("answers"))
     options = models.JSONField(_("answer options"))

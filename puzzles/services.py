@@ -11,7 +11,7 @@ from django.db.models.functions import Abs
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engine import Action
+from durak.engine import Action
 from history import glicko2
 
 from .models import Puzzle, PuzzleAttempt, PuzzleRating

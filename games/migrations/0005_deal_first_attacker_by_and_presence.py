@@ -7,7 +7,7 @@ from django.db import migrations, models
 def fill_first_attacker_by(apps, schema_editor):
     """Earlier rows kept only the seat: the first deal of a match was led by the lowest
     trump (or drawn when nobody held one); later deals by the seat the match named."""
-    from games.engine import Game, Rules
+    from durak.engine import Game, Rules
 
     Deal = apps.get_model("games", "Deal")
     first_numbers = {}

@@ -12,8 +12,8 @@ import random
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 
+from durak.engine import Game
 from games.conf import setting
-from games.engine import Game
 from games.models import Match, Seat
 
 

@@ -24,8 +24,8 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from accounts.notices import suspension_notice
+from durak.engine import Game
 from games import presence
-from games.engine import Game
 from games.models import Match, Seat
 from games.signals import seats_changed
 from games.table_sql import socket_channels

@@ -9,9 +9,9 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from durak.engine import Action, Game, IllegalAction
 from games import table_sql
 from games.action_log import action_kind, log_refused_action
-from games.engine import Action, Game, IllegalAction
 from games.models import Deal, Match, Move, Seat
 from games.refusal_reasons import refusal_reason
 from games.services import clock

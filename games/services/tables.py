@@ -11,9 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from durak.engine import Game, Rules
+from durak.engine import Match as EngineMatch
 from games.conf import setting
-from games.engine import Game, Rules
-from games.engine import Match as EngineMatch
 from games.models import BotLevel, Deal, Match, Move, RuleVariant, Seat, SocketPresence
 from games.services.common import (
     ActionRefused,

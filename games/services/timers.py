@@ -11,9 +11,9 @@ from django.db import connection, transaction
 from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
+from durak.engine import Action
 from games import bot_runner
 from games.conf import setting
-from games.engine import Action
 from games.models import Deal, Match, Move
 from games.services import clock
 from games.services.common import ActionOutcome, ActionRefused, load_game, load_seats, lock_match

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django import template
 
+from durak.engine import Action
 from games import move_words
-from games.engine import Action
 
 register = template.Library()
 

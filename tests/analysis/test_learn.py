@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from analysis.panel import hand_cards
 from analysis.review import GOOD_ENOUGH, build_review
-from games.engine import CODES, Action, Game
+from durak.engine import CODES, Action, Game
 from history.replay import deal_record
 from history.seeding import get_user
 from tests.history.helpers import card_codes, read_zones

@@ -11,8 +11,8 @@ from django.utils import timezone
 from analysis.models import PlayOn
 from analysis.play_on import play_on
 from analysis.services import Refused
+from durak.engine import Game
 from games import services
-from games.engine import Game
 from games.models import Deal, Match, Move, Seat
 from history.replay import base_record, deal_actions, deal_record, timeline_for
 from history.seeding import get_user, play_match

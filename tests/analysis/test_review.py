@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from analysis.graph import HEIGHT, PAD_Y, x_of
 from analysis.review import build_review, judgement, move_accuracy
-from games.engine import Game
+from durak.engine import Game
 from history.replay import deal_record
 from history.seeding import get_user
 from tests.history.helpers import read_zones

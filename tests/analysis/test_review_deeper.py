@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from analysis.review import build_review, game_accuracy
-from games.engine import Game
+from durak.engine import Game
 from games.models import Match, Seat
 from games.move_words import option_in_words
 from games.rendering import Viewer, render_state

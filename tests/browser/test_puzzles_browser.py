@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from playwright.sync_api import expect
 
-from games.engine import Action
+from durak.engine import Action
 from puzzles.models import PuzzleAttempt, PuzzleRating
 from puzzles.services import played_cards
 from tests.puzzles.helpers import puzzle_of, right_line

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from analysis.panel import hand_cards
 from analysis.review import build_review
-from games.engine import Action
+from durak.engine import Action
 from tests.analysis.conftest import IMMEDIATE
 from tests.analysis.helpers import analysed_match
 

@@ -328,7 +328,7 @@ def test_a_refused_move_is_told_once(browser, live_server_url):
 
 @pytest.fixture
 def transfer_deal(monkeypatch):
-    from games.engine import card_index, deck_codes
+    from durak.engine import card_index, deck_codes
 
     deck = TRANSFER_DEAL + [c for c in deck_codes(36) if c not in TRANSFER_DEAL]
 

@@ -15,8 +15,8 @@ from django.utils import timezone
 from analysis.models import DealAnalysis
 from daily import services
 from daily.models import DailyDeal, DailyEntry
+from durak.engine import Game
 from games import services as games
-from games.engine import Game
 from games.models import Deal, Match, Move, RuleVariant
 
 pytestmark = pytest.mark.django_db
@@ -96,7 +96,7 @@ def test_the_same_moves_from_two_accounts_meet_the_same_bot_replies(
     assert DealAnalysis.objects.filter(deal__match__daily_entry__daily=daily).count() == 2
     # The task worker's run gives the board its accuracy.
     from analysis.services import run_analysis
-    from games.bots.analysis import AnalysisBudget
+    from durak.bots.analysis import AnalysisBudget
 
     queued = DealAnalysis.objects.get(deal__match_id=first.match_id)
     run_analysis(queued.pk, AnalysisBudget(seconds=0.01, samples=2))

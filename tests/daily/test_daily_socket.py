@@ -6,8 +6,8 @@ import pytest
 
 from daily import services
 from daily.models import DailyEntry
+from durak.engine import Game
 from games import services as games
-from games.engine import Game
 from games.models import Deal, Match, RuleVariant
 from tests.live.conftest import Socket, db, in_own_loop, make_user, session_cookie
 from tests.table_fingerprint import table_fingerprint

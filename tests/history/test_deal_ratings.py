@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from durak.engine import Game
 from games import services
-from games.engine import Game
 from games.models import Match, RuleVariant
 from history.models import Rating
 from history.seeding import play_match

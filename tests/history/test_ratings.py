@@ -4,7 +4,7 @@ import random
 import pytest
 from django.db import connection, transaction
 
-from games.engine import Game, Rules
+from durak.engine import Game, Rules
 from games.models import Deal, Match
 from games.signals import deal_finished, match_aborted
 from history import glicko2, services

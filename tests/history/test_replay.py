@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from games.engine import Game
+from durak.engine import Game
 from games.models import Deal
 from history.replay import deal_record, moves_in_words, timeline_for
 from history.seeding import get_user

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Lowest first.  The accounts know nothing of games; games nothing of who pairs
 # them, rates them, reviews them or moderates them.
 LAYERS = [
+    "durak",  # the rules and the bots: pure Python, below every app
     "accounts",
     "games",
     "history",

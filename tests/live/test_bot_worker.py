@@ -12,8 +12,8 @@ from django.utils import timezone
 from analysis import hints
 from analysis.management.commands.bot_worker import BotWorker
 from analysis.models import HintRequest
+from durak.engine import Game
 from games import services, ticker
-from games.engine import Game
 from games.models import Match, Move, RuleVariant
 from games.services.timers import claim_due_bot_turn, play_claimed_bot_turn
 from tests.conftest import start_bot_worker

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import Game
+from durak.engine import Game
 from games.models import Match, Move
 
 from .conftest import ERROR, Socket, db, frame_version, in_own_loop

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
+from durak.engine import Game
 from games import services
-from games.engine import Game
 from games.models import Deal, Match, Move, RuleVariant
 
 from .conftest import Socket, card_codes, db, frame_version, in_own_loop, make_user, session_cookie

@@ -10,8 +10,8 @@ import pytest
 from django.template.loader import get_template
 from django.utils import translation
 
+from durak.engine import Game
 from games import rendering, services
-from games.engine import Game
 from games.models import Match
 
 from .test_timers import table

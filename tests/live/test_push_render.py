@@ -8,8 +8,8 @@ import re
 import pytest
 from django.utils import translation
 
+from durak.engine import Game
 from games import rendering, services
-from games.engine import Game
 from games.models import Match
 
 from .test_timers import table

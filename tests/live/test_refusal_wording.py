@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from durak.engine import Game, IllegalAction
 from games import services
-from games.engine import Game, IllegalAction
 from games.models import RuleVariant, Seat
 from games.services import play
 

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
+from durak.engine import Game, Rules
 from games import services
-from games.engine import Game, Rules
 from games.models import Match, Move, RuleVariant
 from tests.table_fingerprint import table_fingerprint
 

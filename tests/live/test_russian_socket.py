@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 
 import pytest
 
+from durak.engine import Game
 from games import services
-from games.engine import Game
 from games.models import Match, RuleVariant
 from tests.sockets import answer_a_hint
 

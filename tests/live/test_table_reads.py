@@ -8,8 +8,8 @@ import re
 import pytest
 from channels.layers import get_channel_layer
 
+from durak.engine import Game
 from games import services, table_reads
-from games.engine import Game
 from games.models import Match
 
 from .conftest import Socket, db, frame_version, in_own_loop, session_cookie

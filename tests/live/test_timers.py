@@ -9,8 +9,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from durak.engine import Game
 from games import services
-from games.engine import Game
 from games.models import Deal, Match, Move, RuleVariant, Seat
 
 from .conftest import Socket, db, in_own_loop, make_user, session_cookie

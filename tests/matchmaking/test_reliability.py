@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from durak.engine import Game
 from games import services as games
-from games.engine import Game
 from games.models import Deal, Match, RuleVariant, Seat
 from games.services import ActionRefused
 from history.reliability import reliability, reliability_of, score

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from games.bots.play import play_game
-from games.bots.puzzles import FoundPuzzle, find_puzzles
-from games.engine import Game, Rules
+from durak.bots.play import play_game
+from durak.bots.puzzles import FoundPuzzle, find_puzzles
+from durak.engine import Game, Rules
 from puzzles.generation import position_hash
 from puzzles.models import Puzzle
 

@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games.engine import Action
+from durak.engine import Action
 from games.move_words import suggest_action
 from history.seeding import get_user
 from puzzles.models import PuzzleAttempt, PuzzleRating

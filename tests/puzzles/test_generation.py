@@ -9,10 +9,10 @@ from django_tasks_db.models import DBTaskResult
 
 from analysis import services as analysis_services
 from analysis.models import DealAnalysis
-from games.bots.analysis import AnalysisBudget
-from games.bots.play import play_game
-from games.bots.puzzles import MAX_PLAYER_MOVES, NOT_FOOL, OUT_FIRST, find_puzzles, goal_values
-from games.engine import Game, Rules
+from durak.bots.analysis import AnalysisBudget
+from durak.bots.play import play_game
+from durak.bots.puzzles import MAX_PLAYER_MOVES, NOT_FOOL, OUT_FIRST, find_puzzles, goal_values
+from durak.engine import Game, Rules
 from history.replay import deal_record
 from history.seeding import get_user, play_match
 from puzzles.generation import (

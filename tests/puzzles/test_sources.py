@@ -15,7 +15,7 @@ from analysis.models import DealAnalysis
 from analysis.signals import analysis_done
 from daily import services as daily_services
 from daily.models import DailyDeal
-from games.bots.puzzles import FoundPuzzle, find_puzzles
+from durak.bots.puzzles import FoundPuzzle, find_puzzles
 from games.models import Deal, Match, RuleVariant
 from history.replay import deal_record
 from history.seeding import play_match

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.engine import Game, deck_codes
+from durak.engine import Game, deck_codes
 from games.models import Deal, Match, Move
 
 

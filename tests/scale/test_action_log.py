@@ -84,8 +84,8 @@ def test_settings_send_games_actions_through_the_json_formatter() -> None:
 
 @pytest.mark.django_db
 def test_a_refused_move_at_the_service_is_logged_without_cards() -> None:
+    from durak.engine import Game
     from games import services
-    from games.engine import Game
     from games.models import RuleVariant
     from tests.scale.conftest import make_user
 

@@ -24,9 +24,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from durak.engine import Game
 from durak_site.cluster import Cluster, Node, free_port
 from games import services
-from games.engine import Game
 from games.models import Match, Move, RuleVariant, Seat, ServerProcess, SocketPresence
 from tests.redis_db import redis_url_for_tests
 from tests.security.realsockets import frames_until_closed

@@ -15,8 +15,8 @@ import re
 import pytest
 from django.test import Client
 
+from durak.engine import Game, card_code
 from games import services
-from games.engine import Game, card_code
 from games.models import Deal, Match, RuleVariant
 from games.rendering import card as card_info
 

@@ -12,8 +12,8 @@ from dataclasses import replace
 import pytest
 from django.test import Client
 
+from durak.engine import Game, deck_codes
 from games import services
-from games.engine import Game, deck_codes
 from games.models import ChatMessage, Match, RuleVariant, Seat, SocketPresence
 from tests.table_fingerprint import table_fingerprint
 

@@ -18,8 +18,8 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from durak.engine import Game, deck_codes
 from games import services
-from games.engine import Game, deck_codes
 from games.models import Match, Move, RuleVariant
 from tests.scale.invariants import (
     assert_every_card_in_one_place,

@@ -17,9 +17,9 @@ from django_tasks_db.models import DBTaskResult
 
 from analysis import services as analysis_services
 from analysis.models import DealAnalysis
+from durak.engine import Game
 from durak_site.cluster import free_port
 from games import services
-from games.engine import Game
 from games.models import Match, Move, RuleVariant
 from history.seeding import get_user, play_match
 

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from analysis import hints
-from games.engine import Game, Rules
+from durak.engine import Game, Rules
 from games.models import Match
 from history.seeding import create_match, get_user
 from tests.scale.wsclient import TableClient

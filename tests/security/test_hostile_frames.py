@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from games.engine import Game
+from durak.engine import Game
 from tests.scale.wsclient import TableClient
 from tests.sockets import ERROR, db, in_own_loop, session_cookie
 from tests.table_fingerprint import table_fingerprint

@@ -16,8 +16,8 @@ import pytest
 from channels import DEFAULT_CHANNEL_LAYER
 from channels.layers import InMemoryChannelLayer, channel_layers, get_channel_layer
 
+from durak.engine import Game
 from games import services
-from games.engine import Game
 from games.models import Match
 from tests.live.conftest import Socket
 from tests.sockets import db, in_own_loop, session_cookie

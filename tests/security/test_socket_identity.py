@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.engine import Game
+from durak.engine import Game
 from games.models import ChatMessage
 from tests.live.conftest import Socket
 from tests.scale.wsclient import TableClient

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
+from durak.engine import Game
 from games import services
-from games.engine import Game
 from games.models import Match, RuleVariant, Seat
 from tests.live.conftest import Socket, db, frame_version, in_own_loop, make_user
 from tests.sockets import session_cookie

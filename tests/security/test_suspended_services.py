@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from durak.engine import Game
 from games import services
-from games.engine import Game
 from games.models import Match, RuleVariant
 from tests.table_fingerprint import table_fingerprint
 

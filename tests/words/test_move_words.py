@@ -3,7 +3,7 @@
 import pytest
 from django.utils import translation
 
-from games.engine import Action, Game, Rules
+from durak.engine import Action, Game, Rules
 from games.move_words import (
     beating_card_in_words,
     card_in_words,

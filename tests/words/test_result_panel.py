@@ -4,8 +4,8 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from durak.engine import Game
 from games import rendering
-from games.engine import Game
 from games.models import Match, Seat
 from history.replay import deal_record
 from history.seeding import play_match

@@ -4,8 +4,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import translation
 
+from durak.engine import Game
 from games import rendering, services
-from games.engine import Game
 from games.models import Match, RuleVariant
 
 pytestmark = pytest.mark.django_db

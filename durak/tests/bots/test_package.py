@@ -1,0 +1,32 @@
+"""The bots package is pure Python: it imports without Django and never names it."""
+
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import durak.bots
+from durak.bots import LEVELS, get_bot
+
+
+def test_no_django_in_the_bots_package():
+    root = pathlib.Path(durak.bots.__file__).parent
+    for path in root.glob("*.py"):
+        assert "django" not in path.read_text(), path.name
+
+
+def test_bots_import_without_django_settings():
+    code = "import sys, durak.bots; assert not any(m.startswith('django') for m in sys.modules)"
+    env = {"PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=pathlib.Path(durak.bots.__file__).parents[2]
+    )
+    assert done.returncode == 0
+
+
+def test_registry():
+    assert LEVELS == ("random", "easy", "medium", "hard")
+    assert [get_bot(level).level for level in LEVELS] == list(LEVELS)
+    with pytest.raises(ValueError):
+        get_bot("grandmaster")
