@@ -26,7 +26,7 @@ class LogoutView(auth_views.LogoutView):
 class SignUpView(CreateView):
     form_class = SignUpForm
     template_name = "registration/signup.html"
-    success_url = reverse_lazy("games:lobby")
+    success_url = reverse_lazy("table:lobby")
 
     def dispatch(self, request, *args, **kwargs):
         if request.user.is_authenticated:

@@ -49,7 +49,7 @@ def replay_context(request: HttpRequest, pk: int, partial: bool) -> dict:
     state = replay_service.step_state(timeline, step, seat)
     names = {s.number: s.display_name for s in seats}
     players = timeline.players
-    base = reverse("history:replay", args=[match.pk])
+    base = reverse("analysis:replay", args=[match.pk])
 
     def url(step: int) -> str:
         return step_url(base, deal.number, step, seat)
@@ -179,7 +179,7 @@ def played_on_from(request: HttpRequest, match) -> dict | None:
     url = None
     if services.can_replay(request.user, source):
         url = step_url(
-            reverse("history:replay", args=[source.pk]), origin.deal.number, origin.step, None
+            reverse("analysis:replay", args=[source.pk]), origin.deal.number, origin.step, None
         )
     return {"match_id": source.pk, "step": origin.step, "url": url}
 

@@ -1,10 +1,11 @@
 from django.urls import path
 
-from analysis import views
+from analysis import replay_page, views
 
 app_name = "analysis"
 
 urlpatterns = [
+    path("games/<id:pk>/replay/", replay_page.replay, name="replay"),
     path("games/<id:match_id>/hint/", views.hint, name="hint"),
     path("games/<id:match_id>/hint/<id:hint_id>/", views.hint_answer, name="hint_answer"),
     path(

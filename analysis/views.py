@@ -113,7 +113,7 @@ def deal_analysis(request: HttpRequest, match_id: int, deal_number: int) -> Http
     if seat is not None and not 0 <= seat < timeline.players:
         seat = None
     step = max(0, min(_int(request.GET.get("step")) or 0, timeline.last))
-    base = reverse("history:replay", args=[match.pk])
+    base = reverse("analysis:replay", args=[match.pk])
     row, review = panel.stored_review(deal, names)
     own_seat = Seat.objects.filter(match=match, user_id=request.user.pk or -1).first()
     context = panel.review_panel(
@@ -188,7 +188,7 @@ def learn(request: HttpRequest, match_id: int, deal_number: int) -> HttpResponse
         "feedback": feedback,
         "url": f"{base}?n={number}",
         "next_url": f"{base}?n={number + 1}" if number + 1 < len(mistakes) else None,
-        "replay_url": reverse("history:replay", args=[match.pk])
+        "replay_url": reverse("analysis:replay", args=[match.pk])
         + f"?deal={deal.number}&step={decision.step}&seat={seat.number}",
     }
     template = "analysis/learn.html"
@@ -235,4 +235,4 @@ def play_on(request: HttpRequest, match_id: int, deal_number: int) -> HttpRespon
             {"error": str(refused)},
             status=refused.status,
         )
-    return redirect("games:table", new.pk)
+    return redirect("table:table", new.pk)

@@ -294,8 +294,9 @@ def queries_per_action(
     from django.test.utils import CaptureQueriesContext
 
     from durak.engine import Game
-    from games import rendering, services
+    from games import services
     from games.models import Match, RuleVariant
+    from table import rendering
 
     User = get_user_model()
     tag = f"q{os.getpid()}x{int(time.time())}"

@@ -46,7 +46,7 @@ def child(open_tables: int, playing: int) -> dict[str, float]:
         from accounts.models import User
         from games.models import RuleVariant
         from games.services import create_match
-        from matchmaking.pages import render_open_tables
+        from table.pages import render_open_tables
 
         call_command("migrate", verbosity=0, interactive=False)
         classic = RuleVariant.objects.get(slug="classic")

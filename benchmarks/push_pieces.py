@@ -52,9 +52,10 @@ def main() -> None:
     from django.template.loader import get_template
 
     from durak.engine import Game
-    from games import rendering, services
+    from games import services
     from games.models import Match, RuleVariant
     from games.table_sql import table_rows
+    from table import rendering
 
     call_command("migrate", verbosity=0)
     settings.DEBUG = False  # as in production: compiled templates are kept

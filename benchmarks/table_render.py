@@ -41,8 +41,9 @@ def main() -> None:
     from django.core.management import call_command
     from django.utils import translation
 
-    from games import rendering, services
+    from games import services
     from games.models import RuleVariant
+    from table import rendering
 
     call_command("migrate", verbosity=0)
     # The same deal in every checkout: the server's shuffle draws from a seeded generator.

@@ -1,4 +1,4 @@
-"""The leaderboard page (``/leaderboard/``, ``history:leaderboard``): the rating board
+"""The leaderboard page (``/leaderboard/``, ``daily:leaderboard``): the rating board
 beside boards a new site fills from its first games.
 
 It shows the history app's rating board and week's boards with the puzzles' ratings

@@ -1,4 +1,5 @@
-"""The news from the games app the daily deal listens to."""
+"""The news from the games app the daily deal listens to, and its rule for who may
+replay a daily game."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 from django.dispatch import receiver
 
 from games import signals
+from history.replay_access import replay_rule
 
 from . import services
 
@@ -21,6 +23,6 @@ def match_aborted(sender: Any, match: Any, by: Any = None, **kwargs: Any) -> Non
     services.record_abort(match, by)
 
 
-@receiver(signals.replay_admitted, dispatch_uid="daily-replay-admitted")
-def replay_admitted(sender: Any, match: Any, user: Any, **kwargs: Any) -> bool:
+@replay_rule
+def daily_players_replay_each_other(match: Any, user: Any) -> bool:
     return services.may_replay(match, user)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import leaderboards, views
 
 app_name = "daily"
 
@@ -8,4 +8,5 @@ urlpatterns = [
     path("daily/", views.today_page, name="today"),
     path("daily/<str:day>/", views.day_page, name="day"),
     path("daily/play/<slug:variant>/", views.play, name="play"),
+    path("leaderboard/", leaderboards.leaderboard, name="leaderboard"),
 ]

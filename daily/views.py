@@ -95,4 +95,4 @@ def play(request: HttpRequest, variant: str) -> HttpResponse:
         entry = services.start_daily(request.user, services.deal_of_the_day(chosen))
     except ActionRefused as refused:
         return _render(request, services.today(), status=409, error=refused.message)
-    return redirect(reverse("games:table", args=[entry.match_id]))
+    return redirect(reverse("table:table", args=[entry.match_id]))

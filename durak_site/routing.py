@@ -1,17 +1,10 @@
-"""WebSocket URL routes, gathered from the apps, and a refusal for every other path.
-
-The table's socket is composed here, above every app it draws on: the games app's
-table socket, the hints (analysis) and the friends' invite notice.  A lower app
-never imports a higher one (tests/layers).
-"""
+"""WebSocket URL routes, gathered from the apps, and a refusal for every other path."""
 
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.urls import path, re_path
+from django.urls import re_path
 
-from analysis.consumers import HintingTableConsumer
-from friends.consumers import InviteNotices
 from friends.routing import websocket_urlpatterns as friends_websocket_urlpatterns
-from matchmaking.routing import websocket_urlpatterns as matchmaking_websocket_urlpatterns
+from table.routing import websocket_urlpatterns as table_websocket_urlpatterns
 
 CLOSE_NOT_FOUND = 4404
 
@@ -26,13 +19,8 @@ class UnknownPathConsumer(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_NOT_FOUND)
 
 
-class TableSocket(InviteNotices, HintingTableConsumer):
-    """``/ws/games/<id>/``: the table, its hints, and a friend's invite notice."""
-
-
 websocket_urlpatterns = [
-    path("ws/games/<id:match_id>/", TableSocket.as_asgi()),
-    *matchmaking_websocket_urlpatterns,
+    *table_websocket_urlpatterns,
     *friends_websocket_urlpatterns,
     re_path(r"", UnknownPathConsumer.as_asgi()),
 ]

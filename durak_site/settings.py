@@ -70,6 +70,9 @@ INSTALLED_APPS = [
     "analysis",
     "puzzles",
     "daily",
+    "table",
+    # The site as a whole: its worker commands (task_worker) beside the settings.
+    "durak_site",
 ]
 
 MIDDLEWARE = [
@@ -252,8 +255,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "accounts:login"
-LOGIN_REDIRECT_URL = "games:lobby"
-LOGOUT_REDIRECT_URL = "games:lobby"
+LOGIN_REDIRECT_URL = "table:lobby"
+LOGOUT_REDIRECT_URL = "table:lobby"
 
 # Failed log-ins allowed per IP address and per username within the window.
 LOGIN_RATE_LIMIT_ATTEMPTS = int(os.environ.get("LOGIN_RATE_LIMIT_ATTEMPTS", "5"))

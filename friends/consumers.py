@@ -2,7 +2,7 @@
 replay, the history lists, the friends page): a friend's invite arrives on it live.
 
 The lobby and table pages do not open it: their own sockets carry the invite
-(``InviteNotices``, mixed into them), so a page holds one socket, never two.
+(``invite_received`` there too), so a page holds one socket, never two.
 """
 
 from __future__ import annotations
@@ -17,17 +17,7 @@ def _invite_notice_html(user: Any) -> str:
     return render_invite_notice(user, oob=True)
 
 
-class InviteNotices:
-    """Mixed into a ``games.socket_base.GuardedSocket``: a friend's invite reaches every
-    open socket of its player ("invite.received", sent to each of the user's open
-    sockets by ``friends.services``), and the page's invite notice shows it."""
-
-    async def invite_received(self, event: dict[str, Any]) -> None:
-        """A friend invited this socket's user: the page's invite notice, whatever the page."""
-        await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))
-
-
-class NoticeConsumer(InviteNotices, GuardedSocket):
+class NoticeConsumer(GuardedSocket):
     """``/ws/notices/``: the user's invite notice, pushed when a friend invites them.
 
     It joins no group: the invite comes to its own channel, as to every open socket
@@ -58,6 +48,11 @@ class NoticeConsumer(InviteNotices, GuardedSocket):
 
     async def send_notice(self, message: str) -> None:
         pass  # No message area; the close code says why.
+
+    async def invite_received(self, event: dict[str, Any]) -> None:
+        """A friend invited this socket's user ("invite.received", sent to each of the
+        user's open sockets by ``friends.services``): the page's invite notice."""
+        await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))
 
     async def show_new_language(self) -> None:
         await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))

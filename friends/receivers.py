@@ -1,4 +1,5 @@
-"""What a block and presence mean to the games app, told by its signals."""
+"""What a block means to who sits at a table, and what the games app's news of seats
+and sockets means to friends."""
 
 from __future__ import annotations
 
@@ -7,23 +8,18 @@ from typing import Any
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
-from friends.blocks import watching_refused
 from friends.models import Block
 from friends.services import tell_friends
 from games import signals
+from games.seat_rules import seat_check
 from games.services import ActionRefused
 
 
-@receiver(signals.seat_wanted)
-def refuse_blocked_player(sender: Any, match: Any, seats: list, user: Any, **kwargs: Any) -> None:
+@seat_check
+def refuse_blocked_player(match: Any, seats: list, user: Any) -> None:
     seated = [s.user_id for s in seats if s.user_id]
     if Block.objects.filter(blocker_id__in=seated, blocked=user).exists():
         raise ActionRefused(_("A player at this table has blocked you."), code="blocked")
-
-
-@receiver(signals.watching_refused)
-def refuse_blocked_watcher(sender: Any, match: Any, user: Any, **kwargs: Any) -> bool:
-    return watching_refused(match, user)
 
 
 @receiver(signals.socket_changed)

@@ -91,7 +91,7 @@ def unblock(request: HttpRequest, username: str) -> HttpResponse:
 @require_POST
 def invite(request: HttpRequest, match_id: int, username: str) -> HttpResponse:
     other = _named(username)
-    table = reverse("games:table", args=[match_id])
+    table = reverse("table:table", args=[match_id])
     try:
         services.invite(request.user, other, match_id)
     except ActionRefused as refused:
@@ -115,5 +115,5 @@ def answer(request: HttpRequest, invite_id: int) -> HttpResponse:
         messages.error(request, refused.message)
         return _back(request, "/")
     if joining:
-        return go(request, reverse("games:table", args=[found.match_id]))
+        return go(request, reverse("table:table", args=[found.match_id]))
     return _back(request, "/")

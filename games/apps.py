@@ -9,7 +9,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Before any urls or routing module is read: their routes use <id:...>.
-        from durak_site import converters
+        from games import converters
 
         converters.register()
         # Connects the receiver that tells a user's open sockets of account news.

@@ -1,8 +1,10 @@
 """Signals other apps hook into: the news the games app sends upward.
 
-``deal_finished``, ``match_aborted``, ``seat_wanted`` and ``watching_refused`` are
-sent inside the transaction that changes the match, so a receiver's writes commit
-or roll back with it; the others say when each is sent."""
+``deal_finished`` and ``match_aborted`` are sent inside the transaction that changes
+the match, so a receiver's writes commit or roll back with it; the others say when
+each is sent.  Signals only tell: no sender reads what a receiver returns (an app
+above that has a say registers with the app below: ``games.seat_rules``,
+``history.replay_access``)."""
 
 from django.dispatch import Signal
 
@@ -11,19 +13,6 @@ deal_finished = Signal()
 
 # sender=Match class; kwargs: match, reason, by (user or None)
 match_aborted = Signal()
-
-# sender=Match class; kwargs: match (locked), seats, user.  Sent before a player takes
-# a free seat; a receiver refuses the seat by raising games.services.ActionRefused.
-seat_wanted = Signal()
-
-# sender=Match class; kwargs: match, user (not seated there).  A receiver that
-# returns True keeps the user from watching the table.
-watching_refused = Signal()
-
-# sender=Match class; kwargs: match (private), user (signed in, not seated there).  A
-# receiver that returns True lets the user replay the finished private match (the
-# daily deal's players see each other's games once they have played it themselves).
-replay_admitted = Signal()
 
 # sender=None; kwargs: user_id.  A lobby socket, or a seated player's table socket,
 # of this user opened or closed (their presence may have changed).

@@ -18,11 +18,11 @@ from django.db.models import Avg, Count, Q, QuerySet, Sum
 from django.utils import timezone
 
 from games.models import BotLevel, Deal, Match, RuleVariant, Seat
-from games.signals import replay_admitted
 from games.variant_words import worded_name
 from history import glicko2
 from history.models import PlayerGame, Rating, RatingChange, RatingClass
 from history.reliability import store_reliability
+from history.replay_access import admitted_by_a_rule
 
 # Bots are not rated; as opponents they count at a fixed strength per level.
 BOT_STRENGTH = {
@@ -333,8 +333,7 @@ def can_replay(user: Any, match: Match, seats: list[Seat] | None = None) -> bool
         seated = user.pk in player_ids(match)
     if seated:
         return True
-    answers = replay_admitted.send(sender=Match, match=match, user=user)
-    return any(admitted for _receiver, admitted in answers)
+    return admitted_by_a_rule(match, user)
 
 
 def visible_games(profile_user: Any, viewer: Any) -> QuerySet[PlayerGame]:

@@ -1,6 +1,6 @@
-"""The history app's routes.  Its replay page is composed with the review above it,
-and its leaderboard with the puzzles' and the daily deal's boards, so
-durak_site/urls.py adds those routes to this namespace."""
+"""The history app's routes.  The replay page shows the review too, so it is the
+analysis app's (``analysis:replay``); the leaderboard shows the puzzles' and the
+daily deal's boards too, so it is the daily app's (``daily:leaderboard``)."""
 
 from django.urls import path
 

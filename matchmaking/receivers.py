@@ -10,13 +10,14 @@ from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
 from games import signals
+from games.seat_rules import seat_check
 from games.services import ActionRefused
 from history.reliability import reliability
 from matchmaking.services import pair_all
 
 
-@receiver(signals.seat_wanted)
-def refuse_below_minimum(sender: Any, match: Any, user: Any, **kwargs: Any) -> None:
+@seat_check
+def refuse_below_minimum(match: Any, seats: list, user: Any) -> None:
     """Refuse a player less reliable than the table's creator asked for."""
     try:
         minimum = match.reliability_minimum.minimum

@@ -45,7 +45,7 @@ MOVES_SHOWN = 200
 
 def replay_url(match_id: int) -> str:
     try:
-        return reverse("history:replay", args=[match_id])
+        return reverse("analysis:replay", args=[match_id])
     except NoReverseMatch:
         return f"/games/{match_id}/replay/"
 

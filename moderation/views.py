@@ -60,7 +60,7 @@ def dashboard(request: HttpRequest) -> TemplateResponse:
         title=_("Games finished per day, last %(days)d days") % {"days": len(figures.days)},
     )
     variants_chart = charts.bar_chart(
-        # Standard variant names are in the catalogue (games/rendering.py).
+        # Standard variant names are in the catalogue (games/variant_words.py).
         [(_(name), n, str(n)) for name, n, _active in figures.per_variant],
         title=_("Games per rule variant"),
     )

@@ -15,6 +15,7 @@ from durak.engine import Game, Rules
 from durak.engine import Match as EngineMatch
 from games.conf import setting
 from games.models import BotLevel, Deal, Match, Move, RuleVariant, Seat, SocketPresence
+from games.seat_rules import check_seat
 from games.services.common import (
     ActionRefused,
     load_game,
@@ -28,7 +29,7 @@ from games.services.common import (
 )
 from games.services.limits import refuse_bot_table_over_cap
 from games.services.play import new_deal
-from games.signals import match_aborted, seat_wanted
+from games.signals import match_aborted
 
 
 def _every_seat_taken(seats: list[Seat]) -> bool:
@@ -199,8 +200,8 @@ def join_match(match: Match | int, user: Any, *, token: str | None = None) -> Se
         free = next((s for s in seats if not s.user_id and not s.bot_level), None)
         if free is None:
             raise ActionRefused(_("This table is full."), code="full")
-        # Other apps' conditions (a block, the table's least reliability) refuse here.
-        seat_wanted.send(sender=Match, match=locked, seats=seats, user=user)
+        # The conditions of the apps above (a block, the table's least reliability).
+        check_seat(locked, seats, user)
         free.user = user
         free.disconnected_since = timezone.now()  # away until their table socket opens
         free.save(update_fields=["user", "disconnected_since"])

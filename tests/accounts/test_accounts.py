@@ -33,7 +33,7 @@ def test_sign_up_creates_user_and_logs_in(client):
     user = User.objects.get(username="ivan")
     assert user.email == "ivan@example.com"
     assert int(client.session["_auth_user_id"]) == user.pk
-    page = client.get(reverse("games:lobby"))
+    page = client.get(reverse("table:lobby"))
     assert 'data-testid="user-menu">ivan<' in page.content.decode()
 
 

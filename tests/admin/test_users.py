@@ -193,7 +193,7 @@ def test_suspended_player_with_an_open_session_cannot_join_over_http(client, cla
     User.objects.filter(pk=ivan.pk).update(
         suspended_until=timezone.now() + datetime.timedelta(days=1), suspension_reason="Abuse"
     )
-    response = client.post(reverse("games:join", args=[table.pk]), follow=True)
+    response = client.post(reverse("table:join", args=[table.pk]), follow=True)
     assert not table.seats.filter(user=ivan).exists()
     assert "_auth_user_id" not in client.session
     assert "suspended until" in response.content.decode()

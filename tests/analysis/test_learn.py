@@ -112,7 +112,7 @@ def test_only_the_players_own_seat_is_offered():
     assert _as("carl").get(_learn_url(match)).status_code == 404
     review = build_review(row.result, ["anna", "boris"])
     for seat, name in enumerate(("anna", "boris")):
-        html = _as(name).get(reverse("history:replay", args=[match.pk])).content.decode()
+        html = _as(name).get(reverse("analysis:replay", args=[match.pk])).content.decode()
         assert ('data-testid="learn-link"' in html) == bool(review.mistakes_of(seat))
         if review.mistakes_of(seat):
             page = _as(name).get(_learn_url(match)).content.decode()

@@ -72,7 +72,7 @@ def test_a_player_plays_on_from_a_step_of_their_own_private_game_to_the_end():
     response = _as("anna").post(_url(match), {"step": str(step), "seat": str(seat)})
     new = Match.objects.exclude(pk=match.pk).get()
     assert response.status_code == 302
-    assert response["Location"] == reverse("games:table", args=[new.pk])
+    assert response["Location"] == reverse("table:table", args=[new.pk])
     assert (new.is_rated, new.is_private, new.status) == (False, True, Match.Status.PLAYING)
     seats = list(Seat.objects.filter(match=new).order_by("number"))
     assert [(s.user.username if s.user else None, s.bot_level) for s in seats] == [
@@ -91,9 +91,9 @@ def test_a_player_plays_on_from_a_step_of_their_own_private_game_to_the_end():
     assert (origin.deal_id, origin.step, origin.seat) == (deal.pk, step, seat)
     # The new table names the game and step it goes on from, linked to that replay.
     link = f'href="/games/{match.pk}/replay/?deal=1&amp;step={step}'
-    table = _as("anna").get(reverse("games:table", args=[new.pk])).content.decode()
+    table = _as("anna").get(reverse("table:table", args=[new.pk])).content.decode()
     assert f"Played on from <a {link}" in table and f"game #{match.pk}, step {step}" in table
-    table = _as("anna", "ru").get(reverse("games:table", args=[new.pk])).content.decode()
+    table = _as("anna", "ru").get(reverse("table:table", args=[new.pk])).content.decode()
     assert link in table and f"партии №{match.pk}" in table
 
     _play_to_the_end(new)
@@ -104,7 +104,7 @@ def test_a_player_plays_on_from_a_step_of_their_own_private_game_to_the_end():
     assert record["actions"][:step] == deal_actions(deal)[:step]
     assert Game.from_record(record).result == new_deal.result
     assert Game.from_record(base_record(new_deal, deal_actions(new_deal))).is_over
-    page = _as("anna").get(reverse("history:replay", args=[new.pk])).content.decode()
+    page = _as("anna").get(reverse("analysis:replay", args=[new.pk])).content.decode()
     assert 'data-testid="played-on-from"' in page
     assert f"?deal=1&amp;step={step}" in page
 
@@ -116,10 +116,10 @@ def test_anyone_may_play_on_from_a_public_game_in_the_seat_they_pick():
     new = Match.objects.exclude(pk=match.pk).get()
     assert Seat.objects.get(match=new, number=0).user.username == "carl"
     # The replay offers the form at a step before the end, not at the end.
-    page = _as("carl").get(reverse("history:replay", args=[match.pk]), {"step": 4})
+    page = _as("carl").get(reverse("analysis:replay", args=[match.pk]), {"step": 4})
     assert 'data-testid="play-on"' in page.content.decode()
     last = match.deals.get().move_count
-    page = _as("carl").get(reverse("history:replay", args=[match.pk]), {"step": last})
+    page = _as("carl").get(reverse("analysis:replay", args=[match.pk]), {"step": last})
     assert 'data-testid="play-on"' not in page.content.decode()
 
 

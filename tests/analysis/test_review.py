@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _replay(client, match, **params):
-    return client.get(reverse("history:replay", args=[match.pk]), params).content.decode()
+    return client.get(reverse("analysis:replay", args=[match.pk]), params).content.decode()
 
 
 def _chance_of_y(y: float) -> float:
@@ -163,7 +163,7 @@ def test_public_games_share_a_step_and_private_ones_stay_private(client):
     html = _replay(client, match, step=7, seat=1)
     assert "data-share" in html and "Step 7 of" in html and 'value="1" selected' in html
     private, _, _ = analysed_match(seed=22, players=("vera", "gleb"), is_private=True)
-    url = reverse("history:replay", args=[private.pk])
+    url = reverse("analysis:replay", args=[private.pk])
     assert client.get(url, {"step": 3}).status_code == 404
     panel = reverse("analysis:deal_analysis", args=[private.pk, 1])
     assert client.get(panel).status_code == 404

@@ -13,9 +13,9 @@ from analysis.review import build_review, game_accuracy
 from durak.engine import Game
 from games.models import Match, Seat
 from games.move_words import option_in_words
-from games.rendering import Viewer, render_state
 from history.replay import deal_record, timeline_for
 from history.seeding import get_user
+from table.rendering import Viewer, render_state
 
 from .helpers import analysed_match
 
@@ -25,7 +25,7 @@ NAMES = ["anna", "boris"]
 
 
 def _replay(client, match, **params):
-    return client.get(reverse("history:replay", args=[match.pk]), params).content.decode()
+    return client.get(reverse("analysis:replay", args=[match.pk]), params).content.decode()
 
 
 def _texts(html: str, testid: str) -> list[str]:
@@ -73,7 +73,7 @@ def test_the_chance_at_the_current_step_sits_beside_the_controls():
         assert text == " ".join(f"{n} {chances[step][s]:.0f}%" for s, n in enumerate(NAMES))
     # The step fragment htmx swaps carries it too.
     fragment = client.get(
-        reverse("history:replay", args=[match.pk]), {"step": 7}, HTTP_HX_REQUEST="true"
+        reverse("analysis:replay", args=[match.pk]), {"step": 7}, HTTP_HX_REQUEST="true"
     ).content.decode()
     assert 'data-testid="replay-chance"' in fragment and "<html" not in fragment
     # A seat's view shows that seat's chance only.

@@ -82,11 +82,11 @@ def test_text_is_readable_on_either_ground(browser, live_server_url, django_user
     page.emulate_media(color_scheme=scheme)
     urls = [
         "/",
-        reverse("games:rules"),
-        reverse("games:live"),
+        reverse("table:rules"),
+        reverse("table:live"),
         reverse("accounts:profile", args=[player.username]),
         reverse("history:games", args=[player.username]),
-        reverse("history:replay", args=[match.pk]),
+        reverse("analysis:replay", args=[match.pk]),
         reverse("puzzles:next"),
     ]
     for url in urls:

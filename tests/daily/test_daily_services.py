@@ -196,7 +196,7 @@ def test_no_hints_at_a_daily_table():
     assert 0 in Game.from_snapshot(match.state).to_act()
     client = Client()
     client.force_login(anna)
-    page = client.get(reverse("games:table", args=[entry.match_id])).content.decode()
+    page = client.get(reverse("table:table", args=[entry.match_id])).content.decode()
     assert "table-hand" in page and "control-hint" not in page
     assert "table-daily" in page and "one try, no hints" in page
 
@@ -273,7 +273,7 @@ def test_others_games_replay_only_after_ones_own_try():
     anna, boris = person("anna"), person("boris")
     entry = services.start_daily(anna, daily)
     games.resign(entry.match_id, anna)
-    replay = reverse("history:replay", args=[entry.match_id])
+    replay = reverse("analysis:replay", args=[entry.match_id])
     client = Client()
     client.force_login(boris)
     assert client.get(replay).status_code == 404  # the deck stays hidden before his try

@@ -44,7 +44,7 @@ def names_on(html: str, name: str) -> list[str]:
 
 
 def leaderboard(language: str) -> str:
-    response = Client().get(reverse("history:leaderboard"), HTTP_ACCEPT_LANGUAGE=language)
+    response = Client().get(reverse("daily:leaderboard"), HTTP_ACCEPT_LANGUAGE=language)
     assert response.status_code == 200
     return response.content.decode()
 

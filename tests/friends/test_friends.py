@@ -122,7 +122,7 @@ def test_a_block_ends_the_friendship_and_keeps_them_apart():
     assert not Seat.objects.filter(user=boris).exists()
     watcher = Client()
     watcher.force_login(boris)
-    assert watcher.get(reverse("games:table", args=[match.pk])).status_code == 404
+    assert watcher.get(reverse("table:table", args=[match.pk])).status_code == 404
     # Nor can he invite her, and their seeks are never paired.
     with pytest.raises(ActionRefused):
         services.invite(boris, anna, match.pk)
@@ -167,9 +167,9 @@ def test_a_friend_at_a_public_game_in_play_can_be_watched_from_the_panel():
     client.force_login(anna)
     panel = client.get("/").content.decode().split('id="friends-panel"')[1].split("</section>")[0]
     rows = {row.split('"')[0]: row for row in panel.split('data-friend="')[1:]}
-    assert reverse("games:table", args=[public.pk]) in rows[boris.username]
+    assert reverse("table:table", args=[public.pk]) in rows[boris.username]
     assert "Смотреть" in rows[boris.username]
-    assert reverse("games:table", args=[private.pk]) not in panel
+    assert reverse("table:table", args=[private.pk]) not in panel
     assert "Смотреть" not in rows[carl.username] and "Смотреть" not in rows[dan.username]
 
 
@@ -185,7 +185,7 @@ def test_no_watch_link_to_a_game_where_another_player_blocked_you():
     client.force_login(anna)
     panel = client.get("/").content.decode().split('id="friends-panel"')[1].split("</section>")[0]
     assert 'data-presence="playing"' in panel
-    assert reverse("games:table", args=[match.pk]) not in panel
+    assert reverse("table:table", args=[match.pk]) not in panel
 
 
 def test_a_profile_offers_to_watch_the_public_game_its_player_is_in():
@@ -194,7 +194,7 @@ def test_a_profile_offers_to_watch_the_public_game_its_player_is_in():
     client = Client(HTTP_ACCEPT_LANGUAGE="ru")
     client.force_login(anna)
     profile = reverse("accounts:profile", args=[boris.username])
-    watch = f'href="{reverse("games:table", args=[match.pk])}"'
+    watch = f'href="{reverse("table:table", args=[match.pk])}"'
     page = client.get(profile).content.decode()
     assert "Сейчас играет" in page and watch in page
     games.resign(match.pk, boris)
@@ -311,8 +311,8 @@ def test_every_signed_in_page_opens_one_socket_and_the_lobby_and_table_their_own
         return [part.split('"')[1] for part in page.split("ws-connect=")[1:]]
 
     assert sockets(reverse("accounts:profile", args=[anna.username])) == ["/ws/notices/"]
-    assert sockets(reverse("history:leaderboard")) == ["/ws/notices/"]
-    assert sockets(reverse("games:lobby")) == ["/ws/lobby/"]
-    assert sockets(reverse("games:table", args=[match.pk])) == [f"/ws/games/{match.pk}/"]
+    assert sockets(reverse("daily:leaderboard")) == ["/ws/notices/"]
+    assert sockets(reverse("table:lobby")) == ["/ws/lobby/"]
+    assert sockets(reverse("table:table", args=[match.pk])) == [f"/ws/games/{match.pk}/"]
     client.logout()
-    assert sockets(reverse("history:leaderboard")) == []
+    assert sockets(reverse("daily:leaderboard")) == []

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def rules_page(language: str) -> str:
-    response = Client(headers={"accept-language": language}).get(reverse("games:rules"))
+    response = Client(headers={"accept-language": language}).get(reverse("table:rules"))
     assert response.status_code == 200
     return response.content.decode()
 
@@ -61,6 +61,6 @@ def test_an_admins_own_variant_shows_its_words_as_written():
 
 def test_the_navigation_and_the_lobby_lead_to_the_rules():
     lobby = rules_page("en")
-    assert f'href="{reverse("games:rules")}"' in lobby
+    assert f'href="{reverse("table:rules")}"' in lobby
     newcomer = Client(headers={"accept-language": "ru"}).get("/").content.decode()
     assert "Правила за пять минут" in newcomer

@@ -119,11 +119,11 @@ def test_profile_statistics_and_chart(client, games):
 def test_leaderboard_needs_the_minimum_number_of_games(client):
     play_match(["anna", "boris"], "classic", deals=2, seed=4)
     play_match(["anna", "vera"], "classic", seed=5)
-    page = client.get(reverse("history:leaderboard")).content.decode()
+    page = client.get(reverse("daily:leaderboard")).content.decode()
     # The rating board: the week's boards beside it list everyone who played.
     html = page.split('data-testid="leaderboard"', 1)[1].split("</table>", 1)[0]
     assert "anna" in html and "boris" in html and "vera" not in html
-    teams = client.get(reverse("history:leaderboard"), {"class": "teams"}).content.decode()
+    teams = client.get(reverse("daily:leaderboard"), {"class": "teams"}).content.decode()
     assert 'data-testid="leaderboard"' not in teams
     order = re.findall(r'/u/(\w+)/"', html)
     ratings = {n: get_user(n).ratings.get(rating_class="two_player").rating for n in order}

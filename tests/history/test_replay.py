@@ -33,7 +33,7 @@ def test_every_step_shows_the_engine_state_rebuilt_from_the_record(client):
     match = play_match(["anna", "boris", "vera"], "transfer", seed=7)
     deal = match.deals.get()
     record = deal_record(deal)
-    url = reverse("history:replay", args=[match.pk])
+    url = reverse("analysis:replay", args=[match.pk])
     assert len(record["actions"]) == deal.move_count > 10
     states = _states(record)
     assert _record_prefix(record, len(record["actions"])).snapshot() == states[-1]
@@ -63,7 +63,7 @@ def test_the_page_opens_at_the_linked_step_and_marks_bouts(client):
     match = play_match(["anna", "boris"], "classic", seed=3)
     deal = match.deals.get()
     record = deal_record(deal)
-    response = client.get(reverse("history:replay", args=[match.pk]), {"step": 5})
+    response = client.get(reverse("analysis:replay", args=[match.pk]), {"step": 5})
     html = response.content.decode()
     assert response.status_code == 200
     assert "<html" in html
@@ -74,7 +74,7 @@ def test_the_page_opens_at_the_linked_step_and_marks_bouts(client):
     fifth = moves_in_words(timeline_for(deal), ["anna", "boris"])[4]
     assert escape(fifth) in html
     # Without ?step the replay opens at the deal.
-    start = client.get(reverse("history:replay", args=[match.pk])).content.decode()
+    start = client.get(reverse("analysis:replay", args=[match.pk])).content.decode()
     assert f"Step 0 of {len(record['actions'])}" in start
 
 
@@ -83,7 +83,7 @@ def test_a_seat_view_never_shows_cards_that_seat_could_not_know(client, variant,
     names = [f"p{variant[:3]}{i}" for i in range(players)]
     match = play_match(names, variant, seed=11)
     record = deal_record(match.deals.get())
-    url = reverse("history:replay", args=[match.pk])
+    url = reverse("analysis:replay", args=[match.pk])
     checked = 0
     total = len(record["actions"])
     for step in sorted({*range(0, total + 1, max(1, total // 12)), total}):
@@ -115,7 +115,7 @@ def test_a_seat_view_never_shows_cards_that_seat_could_not_know(client, variant,
 
 def test_unfinished_deals_and_private_matches_are_not_replayed(client, django_user_model):
     match = play_match(["anna", "boris"], "classic", seed=5, is_private=True)
-    url = reverse("history:replay", args=[match.pk])
+    url = reverse("analysis:replay", args=[match.pk])
     assert client.get(url).status_code == 404
     client.force_login(get_user("carl"))
     assert client.get(url).status_code == 404
@@ -147,7 +147,7 @@ def test_the_record_download_is_the_engine_record(client):
 def test_a_bouts_end_reads_apart_from_the_move(client, lang):
     match = play_match(["anna", "boris"], "classic", seed=3)
     client.cookies["django_language"] = lang
-    html = client.get(reverse("history:replay", args=[match.pk])).content.decode()
+    html = client.get(reverse("analysis:replay", args=[match.pk])).content.decode()
     ends = re.findall(
         r'<span class="move-text">([^<]*)</span> <span class="move-end">([^<]*)<', html
     )

@@ -11,7 +11,7 @@ def test_replay_page_offers_to_analyse_its_deal(client):
     match = play_match(["anna", "boris"], "classic", seed=5)
     deal = match.deals.get()
     client.force_login(match.seats.get(number=0).user)
-    page = client.get(reverse("history:replay", args=[match.pk])).content.decode()
+    page = client.get(reverse("analysis:replay", args=[match.pk])).content.decode()
     panel_url = reverse("analysis:deal_analysis", args=[match.pk, deal.number])
     # Nothing analysed yet: the panel offers to start, and the start URL is the panel's.
     assert 'data-testid="deal-analysis"' in page

@@ -24,7 +24,7 @@ def _controls_html() -> str:
         "transfers": [{"action": "transfer 6C", "cards": []}],
         "shows": [],
     }
-    return render_to_string("games/partials.html#controls", {"controls": controls, "me": 0})
+    return render_to_string("table/partials.html#controls", {"controls": controls, "me": 0})
 
 
 def _button(html: str, css_class: str) -> str:
@@ -62,7 +62,7 @@ def test_the_other_meanings_in_russian():
 def test_replay_page_names_the_variant_and_autoplay_in_russian(client):
     match = play_match(["anna", "boris"], "transfer", seed=3)
     client.post(reverse("set_language"), {"language": "ru", "next": "/"})
-    html = client.get(reverse("history:replay", args=[match.pk])).content.decode()
+    html = client.get(reverse("analysis:replay", args=[match.pk])).content.decode()
     assert "Переводной" in html
     autoplay = re.search(r"<button[^>]*data-autoplay[^>]*>([^<]*)<", html)
     assert autoplay and autoplay.group(1) == "Воспроизвести"

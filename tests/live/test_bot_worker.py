@@ -10,12 +10,12 @@ import pytest
 from django.utils import timezone
 
 from analysis import hints
-from analysis.management.commands.bot_worker import BotWorker
 from analysis.models import HintRequest
 from durak.engine import Game
 from games import services, ticker
 from games.models import Match, Move, RuleVariant
 from games.services.timers import claim_due_bot_turn, play_claimed_bot_turn
+from table.management.commands.bot_worker import BotWorker
 from tests.conftest import start_bot_worker
 from tests.sockets import answer_a_hint
 

@@ -13,7 +13,7 @@ import os, sys
 from pathlib import Path
 import django
 django.setup()
-from analysis.priority import lower_priority
+from games.priority import lower_priority
 before = os.nice(0)
 lower_priority(7, autogroup=Path(sys.argv[1]))
 print(os.nice(0) - before)

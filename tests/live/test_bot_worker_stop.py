@@ -12,9 +12,9 @@ from datetime import timedelta
 import pytest
 
 from analysis import hints
-from analysis.management.commands.bot_worker import BotWorker, StopRequested
 from games import services
 from games.models import Match
+from table.management.commands.bot_worker import BotWorker, StopRequested
 
 from .test_bot_worker import bot_moves, bot_table, unrated_table_to_act
 

@@ -126,42 +126,42 @@ def test_lobby_create_join_leave_and_invite(client):
     variant = classic()
     # A forged seat beyond the table size, and a size outside the variant's range.
     bad = client.post(
-        reverse("games:create"), {"variant": variant.pk, "players": 2, "seat_3": "easy"}
+        reverse("table:create"), {"variant": variant.pk, "players": 2, "seat_3": "easy"}
     )
     assert bad.status_code == 400 and Match.objects.count() == 0
-    bad = client.post(reverse("games:create"), {"variant": variant.pk, "players": 9})
+    bad = client.post(reverse("table:create"), {"variant": variant.pk, "players": 9})
     assert bad.status_code == 400 and Match.objects.count() == 0
     teams = RuleVariant.objects.get(slug="teams-2x2")
-    bad = client.post(reverse("games:create"), {"variant": teams.pk, "players": 2})
+    bad = client.post(reverse("table:create"), {"variant": teams.pk, "players": 2})
     assert bad.status_code == 400 and Match.objects.count() == 0
 
     response = client.post(
-        reverse("games:create"),
+        reverse("table:create"),
         {"variant": variant.pk, "players": 3, "is_private": "on", "seat_1": "hard"},
     )
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == reverse(
-        "games:table", args=[match.pk]
+        "table:table", args=[match.pk]
     )
     assert match.is_private and not match.is_rated
     assert [s.bot_level for s in match.seats.order_by("number")] == ["", "hard", ""]
-    page = client.get(reverse("games:table", args=[match.pk]))
+    page = client.get(reverse("table:table", args=[match.pk]))
     assert match.invite_token in page.content.decode()
 
     client.force_login(other)
-    assert client.get(reverse("games:table", args=[match.pk])).status_code == 404
-    client.post(reverse("games:join", args=[match.pk]))
+    assert client.get(reverse("table:table", args=[match.pk])).status_code == 404
+    client.post(reverse("table:join", args=[match.pk]))
     assert not Seat.objects.filter(match=match, user=other).exists()
 
     client.force_login(friend)
-    invite = reverse("games:join_by_token", args=[match.invite_token])
+    invite = reverse("table:join_by_token", args=[match.invite_token])
     assert client.get(invite).status_code == 200
     response = client.post(invite)
     assert response.status_code == 302
     match.refresh_from_db()
     # The last seat filled: the table started by itself.
     assert match.status == Match.Status.PLAYING and match.live_deal is not None
-    page = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    page = client.get(reverse("table:table", args=[match.pk])).content.decode()
     assert 'ws-connect="/ws/games/' in page and 'class="hand-card"' in page
 
 
@@ -176,9 +176,9 @@ def test_leave_before_start_and_creator_start(client, settings):
     with pytest.raises(services.ActionRefused, match="every seat"):
         services.start_match(match, creator)
     client.force_login(guest)
-    client.post(reverse("games:join", args=[match.pk]))
+    client.post(reverse("table:join", args=[match.pk]))
     client.force_login(creator)
-    client.post(reverse("games:start", args=[match.pk]))
+    client.post(reverse("table:start", args=[match.pk]))
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
     with pytest.raises(services.ActionRefused, match="resign"):

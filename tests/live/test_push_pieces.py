@@ -11,8 +11,9 @@ from django.template.loader import get_template
 from django.utils import translation
 
 from durak.engine import Game
-from games import rendering, services
+from games import services
 from games.models import Match
+from table import rendering
 
 from .test_timers import table
 
@@ -61,7 +62,7 @@ def full_render(match_id: int, viewer: rendering.Viewer) -> dict[str, str]:
     context = rendering.table_context(Match.objects.get(pk=match_id), viewer, with_chat=False)
     return pieces(
         "".join(
-            get_template(f"games/partials.html#{piece}").render(context)
+            get_template(f"table/partials.html#{piece}").render(context)
             for piece in rendering.PIECES
         )
     )
@@ -171,7 +172,7 @@ def test_the_movers_page_rendered_from_its_committed_move_matches_a_full_render(
 
 def fresh(partial: str, context: dict) -> str:
     """A partial rendered afresh, not taken from the process's shared renders."""
-    return get_template(f"games/partials.html#{partial}").render(context)
+    return get_template(f"table/partials.html#{partial}").render(context)
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])

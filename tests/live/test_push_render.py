@@ -9,8 +9,9 @@ import pytest
 from django.utils import translation
 
 from durak.engine import Game
-from games import rendering, services
+from games import services
 from games.models import Match
+from table import rendering
 
 from .test_timers import table
 

@@ -15,12 +15,11 @@ from games.socket_base import SocketConsumer
 ROOT = Path(__file__).resolve().parents[2]
 # Every module with socket consumers, or with code they run on the event loop.
 CONSUMER_MODULES = [
-    "games/consumers.py",
+    "table/consumers.py",
+    "table/lobby_socket.py",
     "games/socket_base.py",
-    "analysis/consumers.py",
     "friends/consumers.py",
     "durak_site/routing.py",
-    "matchmaking/consumers.py",
     "accounts/language.py",
 ]
 # Django's async ORM: these run on the shared database thread, whose old

@@ -44,20 +44,20 @@ def seats_of(match: Match) -> list[tuple[int | None, str]]:
 )
 def test_the_host_is_offered_bots_for_the_free_seats(language, button, unrated):
     match, host, guest = four_seat_table()
-    page = client_of(host, language).get(reverse("games:table", args=[match.pk]))
+    page = client_of(host, language).get(reverse("table:table", args=[match.pk]))
     text = page.content.decode()
     assert button in text and unrated in text
     assert 'name="bots"' in text
     # A guest sees no such form: only the host starts the table.
-    guest_page = client_of(guest, language).get(reverse("games:table", args=[match.pk]))
+    guest_page = client_of(guest, language).get(reverse("table:table", args=[match.pk]))
     assert button not in guest_page.content.decode()
 
 
 def test_bots_take_the_free_seats_and_the_game_starts_unrated():
     match, host, guest = four_seat_table(rated=True)
-    response = client_of(host).post(reverse("games:start", args=[match.pk]), {"bots": "easy"})
+    response = client_of(host).post(reverse("table:start", args=[match.pk]), {"bots": "easy"})
     assert response.status_code == 302
-    assert response["Location"] == reverse("games:table", args=[match.pk])
+    assert response["Location"] == reverse("table:table", args=[match.pk])
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING and match.live_deal is not None
     # Nobody is moved: the people keep their seats, the bots sit where nobody sat.
@@ -69,7 +69,7 @@ def test_a_variant_rated_with_bots_stays_rated():
     match, host, _ = four_seat_table(rated=True)
     match.variant.rated_with_bots = True
     match.variant.save()
-    page = client_of(host).get(reverse("games:table", args=[match.pk])).content.decode()
+    page = client_of(host).get(reverse("table:table", args=[match.pk])).content.decode()
     assert "A game with a bot is not rated." not in page
     services.start_match(match, host, bots="hard")
     match.refresh_from_db()
@@ -88,9 +88,9 @@ def test_a_refused_start_changes_nothing_and_the_table_says_why(who, data, messa
     match, host, guest = four_seat_table()
     before = seats_of(match)
     client = client_of(host if who == "host" else guest)
-    response = client.post(reverse("games:start", args=[match.pk]), data, follow=True)
+    response = client.post(reverse("table:start", args=[match.pk]), data, follow=True)
     # The player stays at the table, where the refusal is read.
-    assert response.redirect_chain[-1][0] == reverse("games:table", args=[match.pk])
+    assert response.redirect_chain[-1][0] == reverse("table:table", args=[match.pk])
     assert message in response.content.decode()
     match.refresh_from_db()
     assert match.status == Match.Status.WAITING and match.is_rated
@@ -112,8 +112,8 @@ def test_a_started_table_is_not_started_again():
 def test_a_refused_leave_keeps_the_player_at_the_table():
     match, host, guest = four_seat_table()
     services.start_match(match, host, bots="easy")
-    response = client_of(guest).post(reverse("games:leave", args=[match.pk]), follow=True)
-    assert response.redirect_chain[-1][0] == reverse("games:table", args=[match.pk])
+    response = client_of(guest).post(reverse("table:leave", args=[match.pk]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("table:table", args=[match.pk])
     assert "resign instead of leaving" in response.content.decode()
 
 

@@ -18,7 +18,7 @@ def test_a_player_reports_the_other_player_from_the_table(client):
     match = services.create_match(kira, RuleVariant.objects.get(slug="classic"), 2)
     services.join_match(match, lev)
     client.force_login(kira)
-    page = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    page = client.get(reverse("table:table", args=[match.pk])).content.decode()
     form = page[page.index('class="report-form"') :]
     form = form[: form.index("</form>")]
     assert f'name="reported_user" value="{lev.pk}"' in form

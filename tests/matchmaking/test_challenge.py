@@ -33,7 +33,7 @@ def test_a_friend_is_invited_to_a_private_table_dealt_as_the_last_play_now_wishe
     services.cancel_seek(alla)
     answer = client_for(alla).post(challenge_url(boris), **HTMX)
     match = Match.objects.get()
-    assert answer["HX-Redirect"] == reverse("games:table", args=[match.pk])
+    assert answer["HX-Redirect"] == reverse("table:table", args=[match.pk])
     assert match.status == Match.Status.WAITING and match.is_private
     assert (match.players, match.engine_rules.deck_size, match.turn_seconds) == (2, 24, 15)
     assert not match.is_rated
@@ -65,7 +65,7 @@ def test_no_table_is_made_for_a_stranger_or_across_a_block(relation):
         friends.block(boris, alla)
     client = client_for(alla, "ru")
     answer = client.post(challenge_url(boris), **HTMX)
-    assert answer["HX-Redirect"] == reverse("games:lobby")
+    assert answer["HX-Redirect"] == reverse("table:lobby")
     said = [str(m) for m in get_messages(answer.wsgi_request)]
     assert said and all(any("а" <= ch <= "я" for ch in text) for text in said), said
     assert not Match.objects.exists() and not Invite.objects.exists()

@@ -91,7 +91,7 @@ def test_a_variant_without_bounds_lets_only_the_turn_time_change():
 
 def post_table(client: Client, slug: str, **house) -> object:
     data = {"variant": RuleVariant.objects.get(slug=slug).pk, "players": 2, "seat_1": "", **house}
-    return client.post(reverse("games:create"), data)
+    return client.post(reverse("table:create"), data)
 
 
 def test_a_forged_option_gets_a_clear_refusal_and_makes_no_table():

@@ -41,15 +41,15 @@ def test_public_games_in_play_are_listed_to_watch_in_english_and_russian():
     private = create_match(boris, classic(), 2, bots=["medium"], is_private=True)
     waiting = create_match(vera, classic(), 2)
     english = live_list(lobby_for(vera, "en"))
-    assert reverse("games:table", args=[public.pk]) in english
+    assert reverse("table:table", args=[public.pk]) in english
     assert "Watch" in english and alla.username in english and "Bot 2 (Medium)" in english
     for hidden in (private, waiting):
-        assert reverse("games:table", args=[hidden.pk]) not in english
+        assert reverse("table:table", args=[hidden.pk]) not in english
     russian = live_list(lobby_for(vera, "ru"))
     assert "Смотреть" in russian and "Бот 2 (Средний)" in russian
     # A player finds their own game in the list as a way back to it.
     own = live_list(lobby_for(alla, "en"))
-    assert reverse("games:table", args=[public.pk]) in own
+    assert reverse("table:table", args=[public.pk]) in own
     assert "Back to your game" in own and "Watch" not in own
 
 
@@ -64,7 +64,7 @@ def test_the_tables_of_a_player_who_blocked_you_are_left_out_of_your_lists():
         for name, user in (("boris", boris), ("vera", vera))
     }
     for match in (playing, waiting):
-        url = reverse("games:table", args=[match.pk])
+        url = reverse("table:table", args=[match.pk])
         assert url in tables["boris"] and url not in tables["vera"]
 
 
@@ -85,7 +85,7 @@ async def test_a_game_that_ends_leaves_the_list_and_the_count_over_the_lobby_soc
     await lobby.drain()
     await db(resign, match.pk, alla)
     frame = await lobby.until(lambda f: 'id="live-tables"' in f)
-    assert reverse("games:table", args=[match.pk]) not in live_list(frame)
+    assert reverse("table:table", args=[match.pk]) not in live_list(frame)
     assert "No game to watch right now." in live_list(frame)
     assert "0 tables playing" in frame
     await lobby.close()
@@ -112,8 +112,8 @@ def test_the_lobby_lists_ten_and_links_to_the_rest():
     newest = games_in_play(1)[0]
     listed = live_list(lobby_for(viewer, "en"))
     assert len(table_links(listed)) == 10
-    assert reverse("games:table", args=[newest.pk]) in table_links(listed)
-    assert f'href="{reverse("games:live")}"' in listed and "All games in progress" in listed
+    assert reverse("table:table", args=[newest.pk]) in table_links(listed)
+    assert f'href="{reverse("table:live")}"' in listed and "All games in progress" in listed
     assert "Все идущие партии" in live_list(lobby_for(viewer, "ru"))
 
 
@@ -126,9 +126,9 @@ def test_every_public_game_in_play_is_on_a_page_newest_first():
         Match.objects.filter(pk=game.pk).update(started_at=now - timedelta(minutes=age))
     private = create_match(make_user(), classic(), 2, bots=["easy"], is_private=True)
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    first = client.get(reverse("games:live")).content.decode()
-    second = client.get(reverse("games:live") + "?page=2").content.decode()
-    urls = [reverse("games:table", args=[g.pk]) for g in reversed(games)]
+    first = client.get(reverse("table:live")).content.decode()
+    second = client.get(reverse("table:live") + "?page=2").content.decode()
+    urls = [reverse("table:table", args=[g.pk]) for g in reversed(games)]
     assert table_links(first) == urls[:25] and table_links(second) == urls[25:]
     assert (
         "7\xa0minutes ago" in first
@@ -136,10 +136,10 @@ def test_every_public_game_in_play_is_on_a_page_newest_first():
         and "?page=2" in first
         and "Page 2 of 2" in second
     )
-    assert reverse("games:table", args=[private.pk]) not in first + second
+    assert reverse("table:table", args=[private.pk]) not in first + second
     # A page past the end shows the last one rather than an error.
-    assert table_links(client.get(reverse("games:live") + "?page=9").content.decode()) == urls[25:]
-    russian = Client(HTTP_ACCEPT_LANGUAGE="ru").get(reverse("games:live")).content.decode()
+    assert table_links(client.get(reverse("table:live") + "?page=9").content.decode()) == urls[25:]
+    russian = Client(HTTP_ACCEPT_LANGUAGE="ru").get(reverse("table:live")).content.decode()
     assert (
         "Идущие партии" in russian
         and "Страница 1 из 2" in russian
@@ -154,6 +154,6 @@ def test_the_page_leaves_out_the_games_of_a_player_who_blocked_you():
     hidden = create_match(alla, classic(), 2, bots=["medium"])
     client = Client()
     client.force_login(vera)
-    page = client.get(reverse("games:live")).content.decode()
-    assert reverse("games:table", args=[hidden.pk]) not in page
+    page = client.get(reverse("table:live")).content.decode()
+    assert reverse("table:table", args=[hidden.pk]) not in page
     assert "No game to watch right now." in page

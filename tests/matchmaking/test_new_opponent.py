@@ -31,7 +31,7 @@ def test_the_button_is_offered_after_a_play_now_game_in_the_players_language():
     answer = client_for(people[0], "ru").get(url)
     assert answer.status_code == 200 and "Новый соперник" in answer.content.decode()
     # The result panel asks for it.
-    page = client_for(people[0]).get(reverse("games:table", args=[match.pk])).content.decode()
+    page = client_for(people[0]).get(reverse("table:table", args=[match.pk])).content.decode()
     assert f'hx-get="{url}"' in page
 
 
@@ -54,7 +54,7 @@ def test_it_looks_again_with_the_same_wishes_and_meets_the_next_player():
     match, people = finished_play_now_game(deck_size=24, speed="fast", is_rated=False)
     url = reverse("matchmaking:new_opponent", args=[match.pk])
     answer = client_for(people[0]).post(url, **HTMX)
-    assert answer["HX-Redirect"] == reverse("games:lobby")
+    assert answer["HX-Redirect"] == reverse("table:lobby")
     again = Seek.objects.get(user=people[0], status=Seek.Status.WAITING)
     assert (again.deck_size, again.speed, again.is_rated) == (24, "fast", False)
     # The next player with those wishes sits down with them at a new table.
@@ -64,7 +64,7 @@ def test_it_looks_again_with_the_same_wishes_and_meets_the_next_player():
     assert again.match_id not in (None, match.pk)
     # Asked twice while looking: refused, and nothing more is made.
     other = client_for(people[1]).post(url, **HTMX)
-    assert other["HX-Redirect"] == reverse("games:lobby")
+    assert other["HX-Redirect"] == reverse("table:lobby")
     again_again = client_for(people[1]).post(url, **HTMX)
-    assert again_again["HX-Redirect"] == reverse("games:lobby")
+    assert again_again["HX-Redirect"] == reverse("table:lobby")
     assert Seek.objects.filter(user=people[1], status=Seek.Status.WAITING).count() == 1

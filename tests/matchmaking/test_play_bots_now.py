@@ -24,7 +24,7 @@ def test_the_game_asked_for_starts_at_once_with_bots_of_the_chosen_level():
     player = make_user()
     response = play_bots(player, "hard")
     match = Match.objects.get(creator=player)
-    assert response["HX-Redirect"] == reverse("games:table", args=[match.pk])
+    assert response["HX-Redirect"] == reverse("table:table", args=[match.pk])
     assert match.status == Match.Status.PLAYING and match.live_deal is not None
     rules = match.engine_rules
     assert (rules.mode, rules.players, rules.deck_size) == ("perevodnoy", 3, 36)

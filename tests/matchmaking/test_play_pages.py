@@ -48,10 +48,10 @@ def test_two_players_press_play_now_and_the_second_goes_to_the_table():
     assert "Looking for opponents" in text and "Cancel" in text
     seated = client_for(boris).post(reverse("matchmaking:play"), form(), **HTMX)
     match = Match.objects.get()
-    assert seated["HX-Redirect"] == reverse("games:table", args=[match.pk])
+    assert seated["HX-Redirect"] == reverse("table:table", args=[match.pk])
     # Alla's lobby, loaded again, sends her there too.
     page = client_for(alla).get("/").content.decode()
-    assert f'data-go="{reverse("games:table", args=[match.pk])}"' in page
+    assert f'data-go="{reverse("table:table", args=[match.pk])}"' in page
 
 
 @pytest.mark.django_db
@@ -61,13 +61,13 @@ def test_a_play_now_game_is_open_to_watch_but_never_an_open_table():
     services.create_seek(boris, **wishes())
     match = Match.objects.get()
     watcher = client_for(vera)
-    page = watcher.get(reverse("games:table", args=[match.pk]))
+    page = watcher.get(reverse("table:table", args=[match.pk]))
     assert page.status_code == 200
     assert alla.username in page.content.decode() and boris.username in page.content.decode()
     lobby = watcher.get("/").content.decode()
     open_tables, games_in_progress = lobby.split('id="open-tables"')[1].split('id="live-tables"')
-    assert reverse("games:table", args=[match.pk]) not in open_tables
-    assert reverse("games:table", args=[match.pk]) in games_in_progress
+    assert reverse("table:table", args=[match.pk]) not in open_tables
+    assert reverse("table:table", args=[match.pk]) in games_in_progress
 
 
 @pytest.mark.django_db
@@ -115,7 +115,7 @@ def test_the_waiting_panel_says_whether_a_bot_leaves_the_game_rated(rated_with_b
     [made] = services.pair_all()
     match = Match.objects.get(pk=made)
     assert match.is_rated is rated_with_bots
-    table = reverse("games:table", args=[made])
+    table = reverse("table:table", args=[made])
     ru = client.get(table).content.decode()
     en = client_for(user).get(table).content.decode()
     if rated_with_bots:

@@ -110,7 +110,7 @@ def test_the_lobby_shows_reliability_next_to_names_and_the_minimum_as_a_tag():
     client = Client(HTTP_ACCEPT_LANGUAGE="ru")
     client.force_login(creator)
     data = {"variant": classic().pk, "players": 2, "seat_1": "", "min_reliability": "70"}
-    assert client.post(reverse("games:create"), data).status_code == 302
+    assert client.post(reverse("table:create"), data).status_code == 302
     assert TableMinimum.objects.get().minimum == 70
     page = client.get("/").content.decode()
     assert f'{creator.username} <span class="reliability"' in page
@@ -153,8 +153,8 @@ def test_a_finished_game_keeps_each_players_score_on_their_user_row():
 def test_the_live_table_shows_reliability_by_each_seat_name_from_its_one_read(
     django_assert_num_queries,
 ):
-    from games.rendering import render_state, viewer_for
     from games.table_reads import load
+    from table.rendering import render_state, viewer_for
 
     quitter, other = make_user(), make_user()
     abandoned_game(quitter, other)

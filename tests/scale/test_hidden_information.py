@@ -18,7 +18,7 @@ from django.test import Client
 from durak.engine import Game, card_code
 from games import services
 from games.models import Deal, Match, RuleVariant
-from games.rendering import card as card_info
+from table.rendering import card as card_info
 
 from .conftest import Socket, db, in_own_loop, make_user, session_cookie
 from .invariants import assert_moves_gap_free, assert_snapshot_is_replay, hidden_from
@@ -144,7 +144,7 @@ async def test_whole_games_over_sockets_never_show_hidden_cards(slug: str, playe
 @pytest.mark.django_db
 @pytest.mark.parametrize(("slug", "players"), RENDER_GAMES)
 def test_whole_games_never_render_hidden_cards(slug: str, players: int) -> None:
-    from games.rendering import Viewer, render_chat, render_state
+    from table.rendering import Viewer, render_chat, render_state
 
     match, users, spectator, cookies = table_for(slug, players)
     viewers = [Viewer(u.pk, seat) for seat, u in enumerate(users)] + [Viewer(spectator.pk, None)]

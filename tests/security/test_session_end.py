@@ -152,11 +152,11 @@ def test_a_session_of_a_rotated_key_is_kept_as_djangos_pages_keep_it(settings, f
         return synced, opened
 
     first, second = run()
-    page_user = client_of(cookie).get(reverse("games:lobby")).wsgi_request.user
+    page_user = client_of(cookie).get(reverse("table:lobby")).wsgi_request.user
     if kept:
         assert first and second
         assert page_user == users[0]
-        assert client_of(reconnecting).get(reverse("games:lobby")).wsgi_request.user == users[0]
+        assert client_of(reconnecting).get(reverse("table:lobby")).wsgi_request.user == users[0]
         # The session took the current key's hash, and kept its key (the browser's cookie).
         session = Session.objects.get(session_key=cookie).get_decoded()
         assert session[HASH_SESSION_KEY] == User.objects.get(pk=users[0].pk).get_session_auth_hash()

@@ -52,7 +52,7 @@ def play_bots(client: Client):
 
 def new_table(client: Client, **seats: str):
     classic = RuleVariant.objects.get(slug="classic")
-    return client.post(reverse("games:create"), {"variant": classic.pk, "players": 2, **seats})
+    return client.post(reverse("table:create"), {"variant": classic.pk, "players": 2, **seats})
 
 
 def play_on(client: Client, match: Match):

@@ -5,8 +5,8 @@ import re
 import pytest
 from django.utils import translation
 
-from games.forms import CreateTableForm
 from games.models import RuleVariant
+from table.forms import CreateTableForm
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ PASSWORD = "kozyrnaya-shestyorka-42"
 
 
 def page_language(client: Client) -> str:
-    html = client.get(reverse("games:lobby")).content.decode()
+    html = client.get(reverse("table:lobby")).content.decode()
     return "ru" if '<html lang="ru">' in html else "en"
 
 
@@ -28,7 +28,7 @@ def test_switcher_stores_the_language_and_another_device_reads_it():
     laptop = Client(HTTP_ACCEPT_LANGUAGE="en")
     laptop.force_login(user)
     assert page_language(laptop) == "ru"
-    assert "Лобби" in laptop.get(reverse("games:lobby")).content.decode()
+    assert "Лобби" in laptop.get(reverse("table:lobby")).content.decode()
     laptop.post(reverse("set_language"), {"language": "en", "next": "/"})
     user.refresh_from_db()
     assert user.language == "en"

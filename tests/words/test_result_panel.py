@@ -5,10 +5,10 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from durak.engine import Game
-from games import rendering
 from games.models import Match, Seat
 from history.replay import deal_record
 from history.seeding import play_match
+from table import rendering
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def panel(match, seat, language="en"):
     user_id = Seat.objects.get(match=match, number=seat).user_id if seat is not None else None
     with translation.override(language):
         context = rendering.table_context(match, rendering.Viewer(user_id, seat))
-        return context, render_to_string("games/partials.html#result", context)
+        return context, render_to_string("table/partials.html#result", context)
 
 
 def test_a_team_game_tells_each_player_whether_their_team_won():
@@ -56,6 +56,6 @@ def test_a_team_game_tells_each_player_whether_their_team_won():
 def test_you_carry_your_team_badge():
     match = finished_team_match()
     context, _html = panel(match, 1)
-    html = render_to_string("games/partials.html#hand", context)
+    html = render_to_string("table/partials.html#hand", context)
     team = context["my_row"]["team"]
     assert f'class="team team-{team}"' in html.split("</strong>", 1)[1].split("</div>", 1)[0]

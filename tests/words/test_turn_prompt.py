@@ -5,8 +5,9 @@ from django.contrib.auth import get_user_model
 from django.utils import translation
 
 from durak.engine import Game
-from games import rendering, services
+from games import services
 from games.models import Match, RuleVariant
+from table import rendering
 
 pytestmark = pytest.mark.django_db
 

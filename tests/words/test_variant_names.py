@@ -38,7 +38,7 @@ def page(client: Client, url: str) -> str:
 def test_play_now_tables_daily_and_history_name_the_game_alike(language, podkidnoy, perevodnoy):
     client = reader(language)
     anna = get_user_model().objects.get(username="anna")
-    lobby = page(client, reverse("games:lobby"))
+    lobby = page(client, reverse("table:lobby"))
     # "Play now" offers the two games by these names.
     for mode, name in (("podkidnoy", podkidnoy), ("perevodnoy", perevodnoy)):
         choice = re.search(rf'name="mode" value="{mode}"[^>]*>\s*([^<]+?)\s*</label>', lobby)
@@ -48,9 +48,9 @@ def test_play_now_tables_daily_and_history_name_the_game_alike(language, podkidn
     assert re.search(rf">{perevodnoy} \(2–\d\)<", lobby)
     assert f"<h2>{podkidnoy} · " in page(client, reverse("daily:today"))
     table = games.create_match(anna, RuleVariant.objects.get(slug="transfer"), 2)
-    assert f"<h1>{perevodnoy} " in page(client, reverse("games:table", args=[table.pk]))
+    assert f"<h1>{perevodnoy} " in page(client, reverse("table:table", args=[table.pk]))
     match = play_match([anna, "boris"], "classic", seed=3)
-    assert f"· {podkidnoy}</h1>" in page(client, reverse("history:replay", args=[match.pk]))
+    assert f"· {podkidnoy}</h1>" in page(client, reverse("analysis:replay", args=[match.pk]))
     assert f"<td>{podkidnoy} <span" in page(client, reverse("history:games", args=["anna"]))
     profile = page(client, reverse("accounts:profile", args=["anna"]))
     assert f">{podkidnoy}</td>" in profile and f"· {podkidnoy}</a>" in profile
@@ -71,24 +71,24 @@ def admins_variant() -> RuleVariant:
 
 
 def test_an_admins_variant_reads_in_russian_to_russian_readers(admins_variant):
-    ru = page(reader("ru"), reverse("games:rules"))
+    ru = page(reader("ru"), reverse("table:rules"))
     assert "Королевский дурак" in ru and "Подкидной, где короли старше." in ru
     assert "Kings&#x27; durak" not in ru and "kings are high" not in ru
-    en = page(reader("en"), reverse("games:rules"))
+    en = page(reader("en"), reverse("table:rules"))
     assert "Kings&#x27; durak" in en and "Podkidnoy where kings are high." in en
     assert "Королевский" not in en
     # Its tables, in the lobby's form and at the table, are named alike.
-    form = page(reader("ru"), reverse("games:lobby"))
+    form = page(reader("ru"), reverse("table:lobby"))
     assert re.search(r">Королевский дурак \(2–\d\)<", form)
     anna = get_user_model().objects.get(username="anna")
     table = games.create_match(anna, admins_variant, 2)
-    assert "<h1>Королевский дурак " in page(reader("ru"), reverse("games:table", args=[table.pk]))
+    assert "<h1>Королевский дурак " in page(reader("ru"), reverse("table:table", args=[table.pk]))
 
 
 def test_without_russian_words_the_main_ones_are_shown(admins_variant):
     admins_variant.name_ru = admins_variant.description_ru = ""
     admins_variant.save()
-    ru = page(reader("ru"), reverse("games:rules"))
+    ru = page(reader("ru"), reverse("table:rules"))
     assert "Kings&#x27; durak" in ru and "Podkidnoy where kings are high." in ru
 
 

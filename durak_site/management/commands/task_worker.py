@@ -23,7 +23,7 @@ from django_tasks.signals import task_finished, task_started
 from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
-from analysis.priority import add_nice_argument, lower_priority
+from games.priority import add_nice_argument, lower_priority
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 

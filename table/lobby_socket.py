@@ -11,8 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from friends.consumers import InviteNotices
-from friends.views import render_friends_panel
+from friends.views import render_friends_panel, render_invite_notice
 from games import services
 from games.conf import setting
 from games.services.common import lobby_user_group
@@ -22,8 +21,8 @@ from games.socket_guard import (
     SignedOut,
 )
 from games.throttle import TokenBucket
-from matchmaking.pages import render_open_tables
 from matchmaking.views import render_panel
+from table.pages import render_open_tables
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +39,11 @@ def _play_panel_html(user: Any) -> str:
     return render_panel(user, oob=True)
 
 
-class LobbyConsumer(InviteNotices, GuardedSocket):
+def _invite_notice_html(user: Any) -> str:
+    return render_invite_notice(user, oob=True)
+
+
+class LobbySocket(GuardedSocket):
     """``/ws/lobby/``: the open-tables list, pushed whenever a table opens or fills,
     and the user's "Play now" panel when their seek is seated.
 
@@ -109,3 +112,7 @@ class LobbyConsumer(InviteNotices, GuardedSocket):
 
     async def show_new_language(self) -> None:
         await self.send(text_data=await db_call(_lobby_html)(self.user))
+
+    async def invite_received(self, event: dict[str, Any]) -> None:
+        """A friend invited this socket's user: the lobby's invite notice."""
+        await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))

@@ -1,6 +1,6 @@
-"""WebSocket consumers: one table socket per viewer, and the lobby.
+"""The table socket: one per viewer of a table, ``/ws/games/<id>/``.
 
-They only translate frames into service calls and renders.  A table's push says
+It only translates frames into service calls and renders.  A table's push says
 "match N changed (state, chat or presence), version V"; each socket then renders
 that version of the table for its own viewer, so no hand ever travels through the
 channel layer.  The table of a version is read once per process and shared by its
@@ -22,7 +22,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from accounts.notices import mute_notice
-from games import presence, rendering, services, table_reads, ticker
+from analysis import hints
+from analysis.services import Refused as HintRefused
+from friends.views import render_invite_notice
+from games import presence, services, table_reads, ticker
 from games.action_log import log_refused_action
 from games.conf import setting
 from games.models import Match
@@ -41,6 +44,7 @@ from games.socket_guard import (
     signed_in_user,
 )
 from games.throttle import TokenBucket
+from table import rendering
 
 
 def _open_viewer(
@@ -54,6 +58,20 @@ def _open_viewer(
     if viewer is not None and viewer.seat is not None:
         services.seat_connected(match_id, user, channel_name)
     return user, viewer
+
+
+def _request_hint(session_key: str | None, user_id: int, match_id: int, channel: str) -> int:
+    user = signed_in_user(session_key, user_id)
+    return hints.request_hint(match_id, user, channel).pk
+
+
+def _answered_hint_html(hint_id: int, user_id: int) -> str | None:
+    answered = hints.answered_hint(hint_id, user_id)
+    return None if answered is None else hints.render_answer(answered)
+
+
+def _invite_notice_html(user: Any) -> str:
+    return render_invite_notice(user, oob=True)
 
 
 def _collecting_call(
@@ -108,10 +126,16 @@ REFUSAL_KINDS = {
 }
 
 
-class TableConsumer(GuardedSocket):
-    """``/ws/games/<id>/``: pushes this viewer's table; receives actions, chat, sync."""
+class TableSocket(GuardedSocket):
+    """``/ws/games/<id>/``: pushes this viewer's table and answers its frames, one
+    ``on_<type>`` handler per frame type (``socket_guard.FRAME_TYPES``): an action,
+    chat, sync, resign, rematch and a hint (a bot worker searches it, the answer comes
+    back to this socket alone); a friend's invite reaches it too."""
 
     viewer: rendering.Viewer | None = None
+    # The hint this socket asked for and waits for, and the task that looks for it.
+    pending_hint: int | None = None
+    hint_wait: asyncio.Task | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -152,6 +176,8 @@ class TableConsumer(GuardedSocket):
             await db_call(socket_changed_for)(user.pk)
 
     async def disconnect(self, code: int) -> None:
+        if self.hint_wait is not None:
+            self.hint_wait.cancel()
         presence.let_go(self.channel_name)
         await self.leave()
         if self.viewer is None:
@@ -177,7 +203,6 @@ class TableConsumer(GuardedSocket):
         except FrameRefused as refused:
             await self.refuse(refused.message, refused.kind)
             return
-        # ``on_<type>``: a subclass serves more types (``hint``: analysis.consumers).
         handler = getattr(self, f"on_{data['type']}", None)
         if handler is None:
             await self.refuse(_("Unknown message type."), "unknown")
@@ -222,6 +247,22 @@ class TableConsumer(GuardedSocket):
 
     async def on_rematch(self, data: dict[str, Any]) -> None:
         await self.call(services.start_next_deal)
+
+    async def on_hint(self, data: dict[str, Any]) -> None:
+        if self.viewer.seat is None:
+            await self.send_error(_("Spectators get no hints."))
+            return
+        # A bot worker searches; this process only queues the request (and counts it
+        # against the user's limit, shared with the page and their other sockets).
+        try:
+            self.pending_hint = await db_call(_request_hint)(
+                self.session_key(), self.user.pk, self.match_id, self.channel_name
+            )
+        except HintRefused as refused:
+            await self.refuse(str(refused), "hint")
+            return
+        if self.hint_wait is None or self.hint_wait.done():
+            self.hint_wait = asyncio.ensure_future(self.look_for_hint())
 
     async def refuse(self, message: str, kind: str) -> None:
         log_refused_action(self.match_id, self.user.pk, self.viewer.seat, kind, kind)
@@ -311,3 +352,29 @@ class TableConsumer(GuardedSocket):
             return
         # A presence change keeps the version: the seats are read again.
         await self.send_table(await db_call(table_reads.load)(self.match_id))
+
+    async def look_for_hint(self) -> None:
+        """Read the pending hint's answer until it comes: the embedded in-memory layer
+        cannot carry the worker's message, and with Redis this is the backstop."""
+        deadline = asyncio.get_running_loop().time() + setting("GAMES_HINT_EXPIRES_SECONDS")
+        while self.pending_hint is not None and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(setting("GAMES_TICK_SECONDS"))
+            if self.pending_hint is not None:
+                await self.show_hint(self.pending_hint)
+
+    async def hint_answered(self, event: dict[str, Any]) -> None:
+        """A bot worker answered a hint this socket asked for."""
+        if event.get("hint_id") == self.pending_hint:
+            await self.show_hint(self.pending_hint)
+
+    async def show_hint(self, hint_id: int) -> None:
+        html = await db_call(_answered_hint_html)(hint_id, self.user.pk)
+        if html is None or hint_id != self.pending_hint:
+            return  # not answered yet, or shown meanwhile
+        self.pending_hint = None
+        await self.send(text_data=html)
+
+    async def invite_received(self, event: dict[str, Any]) -> None:
+        """A friend invited this socket's user (sent to each of the user's open sockets
+        by ``friends.services``): the page's invite notice."""
+        await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))

@@ -1,8 +1,6 @@
-"""The games' own pages and posts: join, leave, start, the invite link, and the rules.
+"""The table's posts (join, leave, start), the invite link's page, and the rules.
 
-Thin: services do the work.  The lobby and the table page show the games with
-what the apps above add (seeks, house rules, reliability, friends), so their views
-live in ``matchmaking/pages.py``.
+Thin: services do the work.  The lobby and the table page are in ``pages.py``.
 """
 
 from __future__ import annotations
@@ -29,7 +27,7 @@ def _service_post(
         call()
     except services.ActionRefused as refused:
         messages.error(request, refused.message)
-        return go(request, refused_url or reverse("games:lobby"))
+        return go(request, refused_url or reverse("table:lobby"))
     return go(request, success_url)
 
 
@@ -40,7 +38,7 @@ def join(request: HttpRequest, match_id: int) -> HttpResponse:
     return _service_post(
         request,
         lambda: services.join_match(match, request.user, token=request.POST.get("token")),
-        reverse("games:table", args=[match_id]),
+        reverse("table:table", args=[match_id]),
     )
 
 
@@ -52,8 +50,8 @@ def leave(request: HttpRequest, match_id: int) -> HttpResponse:
     return _service_post(
         request,
         lambda: services.leave_match(match, request.user),
-        reverse("games:lobby"),
-        reverse("games:table", args=[match_id]),
+        reverse("table:lobby"),
+        reverse("table:table", args=[match_id]),
     )
 
 
@@ -61,7 +59,7 @@ def leave(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 def start(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
-    table = reverse("games:table", args=[match_id])
+    table = reverse("table:table", args=[match_id])
     bots = request.POST.get("bots", "")
     return _service_post(
         request, lambda: services.start_match(match, request.user, bots=bots), table, table
@@ -77,14 +75,14 @@ def join_by_token(request: HttpRequest, token: str) -> HttpResponse:
         return _service_post(
             request,
             lambda: services.join_match(match, request.user, token=token),
-            reverse("games:table", args=[match.pk]),
+            reverse("table:table", args=[match.pk]),
         )
     context = {
         "match": match,
         "variant_label": variant_name(match.variant),
         "token": token,
     }
-    return render(request, "games/invite.html", context)
+    return render(request, "table/invite.html", context)
 
 
 def rules(request: HttpRequest) -> HttpResponse:
@@ -97,5 +95,5 @@ def rules(request: HttpRequest) -> HttpResponse:
     # The prose is a template per language: paragraphs read better whole than as
     # dozens of catalogue entries.
     language = "ru" if (get_language() or "").startswith("ru") else "en"
-    context = {"variants": variants, "prose": f"games/rules_{language}.html"}
-    return render(request, "games/rules.html", context)
+    context = {"variants": variants, "prose": f"table/rules_{language}.html"}
+    return render(request, "table/rules.html", context)

@@ -1,10 +1,7 @@
-"""The lobby and the table page: the games app's tables, shown with what the apps
-above it add: the "Play now" panel and house rules (here), each player's
-reliability and rating (history) and the friends panel (friends).
-
-A lower app never imports a higher one, so these views live here, the highest app
-they need; durak_site/urls.py routes them in the games namespace (``games:lobby``,
-``games:create``, ``games:table``).
+"""The lobby and the table page (``table:lobby``, ``table:create``, ``table:live``,
+``table:table``): the stored tables, shown with the "Play now" panel and house rules
+(matchmaking), each player's reliability and rating (history) and the friends panel
+(friends).
 """
 
 from __future__ import annotations
@@ -22,8 +19,6 @@ from django.views.decorators.http import require_POST
 from accounts.ratelimit import client_ip
 from friends import services as friends
 from friends.blocks import tables_hidden_from
-from games import rendering
-from games.forms import CreateTableForm
 from games.models import Match, Seat
 from games.services import ActionRefused, refuse_table_flood
 from games.variant_words import variant_name
@@ -34,6 +29,8 @@ from matchmaking import services as matchmaking
 from matchmaking.forms import HouseRulesForm
 from matchmaking.house_rules import allowed_choices, table_rules
 from matchmaking.views import panel_context
+from table import rendering
+from table.forms import CreateTableForm
 
 
 def lobby_context(user) -> dict:
@@ -135,14 +132,14 @@ def live_games(request: HttpRequest) -> HttpResponse:
     tables = _public_queryset(request.user, Match.Status.PLAYING).order_by(*LIVE_ORDER)
     page = Paginator(tables, LIVE_PAGE).get_page(request.GET.get("page"))
     shown = _with_people(_labelled(list(page.object_list)), request.user)
-    return render(request, "games/live_games.html", {"page": page, "live_tables": shown})
+    return render(request, "table/live_games.html", {"page": page, "live_tables": shown})
 
 
 def render_open_tables(viewer: Any) -> str:
     """The lobby's push to ``viewer``: the open tables, the games in progress and the
     live counts."""
-    tables = render_to_string("games/lobby.html#open-tables", {"tables": open_tables(viewer)})
-    live = render_to_string("games/lobby.html#live-tables", live_tables(viewer))
+    tables = render_to_string("table/lobby.html#open-tables", {"tables": open_tables(viewer)})
+    live = render_to_string("table/lobby.html#live-tables", live_tables(viewer))
     counts = render_to_string(
         "matchmaking/lobby_counts.html", {"counts": matchmaking.lobby_counts(), "oob": True}
     )
@@ -177,7 +174,7 @@ def lobby(
     }
     if request.user.is_authenticated:
         context.update(lobby_context(request.user))
-    return render(request, "games/lobby.html", context, status=400 if form else 200)
+    return render(request, "table/lobby.html", context, status=400 if form else 200)
 
 
 @login_required
@@ -203,7 +200,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
     except ActionRefused as refused:
         form.add_error(None, refused.message)
         return lobby(request, form, house)
-    return redirect("games:table", match.pk)
+    return redirect("table:table", match.pk)
 
 
 @login_required
@@ -221,4 +218,4 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
         for seat in match.seats.select_related("user").exclude(user=None)
         if seat.user_id != request.user.pk
     ]
-    return render(request, "games/table.html", context)
+    return render(request, "table/table.html", context)

@@ -21,17 +21,17 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from durak.engine import Action
+from friends.blocks import watching_refused
 from games import services
 from games.bot_strength import bot_choices
 from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
 from games.models import ChatMessage, Match, Seat
-from games.result_panel import result_panel
-from games.seating import places, seat_label, team_legend
 from games.services import clock
-from games.signals import watching_refused
-from games.status_line import status_text
 from games.table_reads import Table, load
 from games.variant_words import variant_name
+from table.result_panel import result_panel
+from table.seating import places, seat_label, team_legend
+from table.status_line import status_text
 
 MAX_BACKS = 8
 # What each partial of a seat shows of the seat's row (see ``shared_render``).
@@ -84,10 +84,8 @@ def viewer_for(match: Match, user: Any) -> Viewer | None:
     seat = Seat.objects.filter(match=match, user=user).values_list("number", flat=True).first()
     if seat is None and match.is_private:
         return None
-    if seat is None:  # another app may keep them out (a player there blocked them)
-        answers = watching_refused.send(sender=Match, match=match, user=user)
-        if any(refused for _receiver, refused in answers):
-            return None
+    if seat is None and watching_refused(match, user):  # a player there blocked them
+        return None
     return Viewer(user.pk, seat)
 
 
@@ -260,7 +258,7 @@ def table_context(
         "free_seats": free_seats,
         "bot_choices": bot_choices() if free_seats and is_creator else (),
         "bots_unrate": match.is_rated and not match.variant.rates_a_table(with_bots=True),
-        "invite_url": reverse("games:join_by_token", args=[match.invite_token])
+        "invite_url": reverse("table:join_by_token", args=[match.invite_token])
         if match.is_private and match.status == Match.Status.WAITING
         else "",
     }
@@ -271,10 +269,10 @@ def table_context(
     return context
 
 
-PARTIALS = "games/partials.html#"
+PARTIALS = "table/partials.html#"
 CHAT_TEMPLATE = PARTIALS + "chat"
 ERROR_TEMPLATE = PARTIALS + "error"
-# The pieces of the table in page order, each one partial of games/partials.html that
+# The pieces of the table in page order, each one partial of table/partials.html that
 # the page includes on first load and a push sends again.  "version" and "hint" go
 # with every render: the version says what the page shows, and a new version makes
 # any hint stale.
@@ -370,7 +368,7 @@ SHARED_KEPT = 4096
 
 
 def shared_render(partial: str, key: tuple[Any, ...], context: dict[str, Any]) -> str:
-    """The partial of games/partials.html rendered from ``context``, which shows only ``key``."""
+    """The partial of table/partials.html rendered from ``context``, which shows only ``key``."""
     cache_key = (partial, get_language(), key)
     with _shared_lock:
         html = _shared.get(cache_key)

@@ -26,10 +26,10 @@ from django.utils import timezone
 
 from analysis import hints
 from analysis.models import HintRequest
-from analysis.priority import add_nice_argument, lower_priority
 from games import services
 from games.conf import setting
 from games.models import Match
+from games.priority import add_nice_argument, lower_priority
 
 logger = logging.getLogger(__name__)
 
