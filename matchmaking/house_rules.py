@@ -55,7 +55,7 @@ def table_rules(
     """The engine rules and turn seconds of a new table with these house rules
     (``bounds``: the variant's, when the caller has read them already)."""
     bounds = bounds if bounds is not None else bounds_of(variant)
-    name = variant.name
+    name = str(variant)  # in the reader's language
     try:
         rules = variant.rules_for(players)
     except ValueError:

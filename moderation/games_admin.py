@@ -376,17 +376,21 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Abort the selected running matches…"), permissions=["abort"])
     def abort(self, request: HttpRequest, queryset: QuerySet):
-        running = queryset.filter(status__in=[Match.Status.WAITING, Match.Status.PLAYING])
-
         def apply(data: dict) -> None:
             from games.services import abort_match
 
+            # Read once, before any abort: the list may be filtered by status, and an
+            # aborted match would drop out of a second count of it.
+            selected = list(queryset)
+            running = [
+                m for m in selected if m.status in (Match.Status.WAITING, Match.Status.PLAYING)
+            ]
             aborted = []
             for match in running:
                 abort_match(match, data["reason"], by=request.user)
                 aborted.append(match)
             audit.record_many(request.user, Action.ABORT_MATCH, aborted, reason=data["reason"])
-            skipped = queryset.count() - len(aborted)
+            skipped = len(selected) - len(aborted)
             self.message_user(
                 request,
                 ngettext(

@@ -9,7 +9,13 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from durak.engine import Action, Game
-from games.move_words import SUIT_SYMBOLS, describe_action, suggest_action, suit_name
+from games.move_words import (
+    SUIT_SYMBOLS,
+    describe_action,
+    option_in_words,
+    suggest_action,
+    suit_name,
+)
 
 from .models import Puzzle, PuzzleAttempt
 from .services import played_cards
@@ -84,9 +90,12 @@ def position_after(puzzle: Puzzle, moves: list[str]) -> tuple[Game, list[str]]:
     return game, replies
 
 
-def verdict(attempt: PuzzleAttempt, step: dict[str, Any]) -> dict[str, Any]:
-    """The finished attempt's judgement in words: right or wrong, why, and every proven
-    answer at the decision it ended on (``step``)."""
+def verdict(attempt: PuzzleAttempt, step: dict[str, Any], game: Game) -> dict[str, Any]:
+    """The finished attempt's judgement in words: right or wrong, the move tried, why, and
+    every proven answer at the decision it ended on (``step``, the position ``game``).
+
+    The move tried is named as a choice ("take", «взять»), never as advice: an imperative
+    "Take the cards." under a cross would read as the answer."""
     puzzle = attempt.puzzle
     out_first = puzzle.goal == Puzzle.Goal.OUT_FIRST
     if attempt.is_solved:
@@ -104,6 +113,7 @@ def verdict(attempt: PuzzleAttempt, step: dict[str, Any]) -> dict[str, Any]:
     return {
         "solved": attempt.is_solved,
         "tried": option(attempt.action),
+        "tried_choice": option_in_words(Action.parse(attempt.action), game.view(None)),
         "why": why,
         "answers": [option(text) for text in step["answers"]],
         # The game's own move was made at the puzzle's first decision only.
@@ -146,5 +156,5 @@ def board(attempt: PuzzleAttempt, ways: list[str], card: str) -> dict[str, Any]:
         "discard": bin(game.discard_mask).count("1"),
         "moves_done": len(moves),
         "replies": replies,
-        "verdict": verdict(attempt, step) if attempt.is_answered else None,
+        "verdict": verdict(attempt, step, game) if attempt.is_answered else None,
     }

@@ -90,7 +90,10 @@ def test_the_page_shows_the_goal_and_the_moves_in_words_in_russian(attempt):
     with translation.override("ru"):
         for answer in attempt.puzzle.answers:
             assert suggest_action(Action.parse(answer)) in html
-        assert suggest_action(Action.parse(wrong_move(attempt.puzzle.line))) in html
+        # The move chosen, named as a choice rather than as advice to follow.
+        tried = re.search(r'data-testid="puzzle-tried">([^<]*)<', html).group(1)
+        assert tried.startswith("Вы выбрали «")
+        assert suggest_action(Action.parse(wrong_move(attempt.puzzle.line))) not in tried
 
 
 def offered(html: str, step: dict) -> None:

@@ -127,7 +127,7 @@ async def test_sigterm_stops_every_process_within_two_seconds_and_loses_no_move_
     try:
 
         def played_and_run() -> None:
-            wait_until(lambda: bot_moves(match.pk) == 1, "the bot's turn was not played")
+            wait_until(lambda: bot_moves(match.pk) >= 1, "the bot's turn was not played")
             wait_until(
                 lambda: DealAnalysis.objects.get(pk=analysis.pk).status == DealAnalysis.Status.DONE,
                 "the analysis was not run",
@@ -139,7 +139,9 @@ async def test_sigterm_stops_every_process_within_two_seconds_and_loses_no_move_
 
     def consistent() -> None:
         moves = assert_moves_gap_free(match.pk)
-        assert [(move.seat, move.source) for move in moves] == [(1, Move.Source.BOT)]
+        # The turn given back was played, once: the game goes on from it (the person's
+        # clock may run out meanwhile), every move in order and the table their replay.
+        assert (moves[0].seat, moves[0].source) == (1, Move.Source.BOT)
         assert_snapshot_is_replay(Match.objects.get(pk=match.pk))
         assert analysis_task_status() == TaskResultStatus.SUCCESSFUL
 

@@ -109,3 +109,19 @@ def test_the_migration_renames_only_the_seeded_names():
     import_module("games.migrations.0016_variant_russian_words").rename(apps, None)
     names = dict(RuleVariant.objects.values_list("slug", "name"))
     assert names["classic"] == "Our podkidnoy" and names["transfer"] == "Perevodnoy"
+
+
+def test_a_house_rule_refusal_names_the_variant_in_the_readers_language():
+    from django.utils import translation
+
+    from games.services import ActionRefused
+    from matchmaking.house_rules import table_rules
+    from matchmaking.models import HouseRuleBounds
+
+    short = RuleVariant.objects.get(slug="short-deck-24")
+    HouseRuleBounds.objects.update_or_create(
+        variant=short, defaults={"deck_24": True, "deck_36": False, "deck_52": False}
+    )
+    with translation.override("ru"), pytest.raises(ActionRefused) as refused:
+        table_rules(short, 2, {"deck_size": "52"})
+    assert refused.value.message == "В «24 карты» не играют колодой из 52 карт."
