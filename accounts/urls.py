@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
@@ -26,7 +27,10 @@ urlpatterns = [
     ),
     path(
         "accounts/password/done/",
-        auth_views.PasswordChangeDoneView.as_view(),
+        # Back to where a signed-in player lands (the site's LOGIN_REDIRECT_URL).
+        auth_views.PasswordChangeDoneView.as_view(
+            extra_context={"home_url": reverse_lazy(settings.LOGIN_REDIRECT_URL)}
+        ),
         name="password_change_done",
     ),
     # Forgotten passwords, by Django's own views: a link by mail, a new password.

@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from django.views.generic import CreateView, DetailView, ListView, UpdateView
 
 from accounts.forms import EmailForm, SignUpForm
+from accounts.profile_sections import rendered_sections
 from accounts.ratelimit import client_ip, count_one
 
 
@@ -26,7 +27,7 @@ class LogoutView(auth_views.LogoutView):
 class SignUpView(CreateView):
     form_class = SignUpForm
     template_name = "registration/signup.html"
-    success_url = reverse_lazy("table:lobby")
+    success_url = reverse_lazy(settings.LOGIN_REDIRECT_URL)
 
     def dispatch(self, request, *args, **kwargs):
         if request.user.is_authenticated:
@@ -88,11 +89,21 @@ class PlayerSearchView(ListView):
 
 
 class ProfileView(DetailView):
+    """A player's page: the sections the apps above register (``profile_sections``)."""
+
     template_name = "accounts/profile.html"
     context_object_name = "profile_user"
 
     def get_object(self, queryset=None):
         return get_object_or_404(get_user_model(), username__iexact=self.kwargs["username"])
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        user = self.object
+        return super().get_context_data(
+            sections=rendered_sections(self.request, user),
+            below_card=rendered_sections(self.request, user, below_card=True),
+            **kwargs,
+        )
 
 
 class EmailView(LoginRequiredMixin, UpdateView):

@@ -206,7 +206,7 @@ def result_text(deal, names: dict[int, str]) -> str:
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
     partial = wants_partial(request)
     context = replay_context(request, pk, partial)
-    template = "history/replay.html"
+    template = "analysis/replay.html"
     if partial:
         template += "#replay-step"
     return render(request, template, context)

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.ratelimit import client_ip
 from durak.engine import Action
+from games.links import table_url
 from games.models import Deal, Match, Seat
 from history.replay import action_in_words
 
@@ -235,4 +236,4 @@ def play_on(request: HttpRequest, match_id: int, deal_number: int) -> HttpRespon
             {"error": str(refused)},
             status=refused.status,
         )
-    return redirect("table:table", new.pk)
+    return redirect(table_url(new.pk))

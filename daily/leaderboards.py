@@ -3,7 +3,7 @@ beside boards a new site fills from its first games.
 
 It shows the history app's rating board and week's boards with the puzzles' ratings
 and the daily deal's streaks, so it is composed here, in the highest app it needs,
-and routed in durak_site/urls.py under the history app's URL name.  Every board is
+routed as ``daily:leaderboard``.  Every board is
 one or two aggregate queries, whatever the number of players.
 """
 

@@ -8,10 +8,10 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games.links import table_url
 from games.models import RuleVariant
 from games.services import ActionRefused
 
@@ -95,4 +95,4 @@ def play(request: HttpRequest, variant: str) -> HttpResponse:
         entry = services.start_daily(request.user, services.deal_of_the_day(chosen))
     except ActionRefused as refused:
         return _render(request, services.today(), status=409, error=refused.message)
-    return redirect(reverse("table:table", args=[entry.match_id]))
+    return redirect(table_url(entry.match_id))

@@ -256,6 +256,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "table:lobby"
+# The routes of a stored game's pages, for the apps below the apps that serve them
+# (games.links): the lobby and the live table (table), the replay (analysis).
+GAME_PAGE_URLS = {"lobby": "table:lobby", "table": "table:table", "replay": "analysis:replay"}
 LOGOUT_REDIRECT_URL = "table:lobby"
 
 # Failed log-ins allowed per IP address and per username within the window.

@@ -8,4 +8,4 @@ class FriendsConfig(AppConfig):
     verbose_name = _("Friends")
 
     def ready(self) -> None:
-        from friends import receivers  # noqa: F401
+        from friends import profile, receivers  # noqa: F401

@@ -15,11 +15,8 @@ from django.views.decorators.http import require_POST
 
 from friends import services
 from games.http import go
+from games.links import table_url
 from games.services import ActionRefused
-
-
-def render_friends_panel(user, *, oob: bool = False) -> str:
-    return render_to_string("friends/panel.html", {**services.panel(user), "oob": oob})
 
 
 def render_invite_notice(user, *, oob: bool = False) -> str:
@@ -91,7 +88,7 @@ def unblock(request: HttpRequest, username: str) -> HttpResponse:
 @require_POST
 def invite(request: HttpRequest, match_id: int, username: str) -> HttpResponse:
     other = _named(username)
-    table = reverse("table:table", args=[match_id])
+    table = table_url(match_id)
     try:
         services.invite(request.user, other, match_id)
     except ActionRefused as refused:
@@ -115,5 +112,5 @@ def answer(request: HttpRequest, invite_id: int) -> HttpResponse:
         messages.error(request, refused.message)
         return _back(request, "/")
     if joining:
-        return go(request, reverse("table:table", args=[found.match_id]))
+        return go(request, table_url(found.match_id))
     return _back(request, "/")

@@ -8,4 +8,4 @@ class HistoryConfig(AppConfig):
     verbose_name = _("History and ratings")
 
     def ready(self) -> None:
-        from history import receivers  # noqa: F401
+        from history import profile, receivers  # noqa: F401

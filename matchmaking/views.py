@@ -9,12 +9,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.ratelimit import client_ip
 from games.bot_strength import bot_choices
 from games.http import go
+from games.links import lobby_url, table_url
 from games.services import ActionRefused, refuse_table_flood
 from matchmaking import challenges, services
 from matchmaking.conf import setting
@@ -54,7 +54,7 @@ def _panel_response(request: HttpRequest, **extra) -> HttpResponse:
         return HttpResponse(render_panel(request.user, **extra))
     if extra.get("error"):
         messages.error(request, extra["error"])
-    return redirect("table:lobby")
+    return redirect(lobby_url())
 
 
 @login_required
@@ -69,12 +69,12 @@ def play(request: HttpRequest) -> HttpResponse:
             refuse_table_flood(request.user, client_ip(request))
             level = request.POST.get("practice_level", "")
             match = services.practice_table(request.user, form.cleaned_data, level)
-            return go(request, reverse("table:table", args=[match.pk]))
+            return go(request, table_url(match.pk))
         seek = services.create_seek(request.user, **form.cleaned_data)
     except ActionRefused as refused:
         return _panel_response(request, form=form, error=refused.message)
     if seek.match_id is not None:
-        return go(request, reverse("table:table", args=[seek.match_id]))
+        return go(request, table_url(seek.match_id))
     return _panel_response(request)
 
 
@@ -107,9 +107,9 @@ def new_opponent(request: HttpRequest, match_id: int) -> HttpResponse:
         messages.error(request, refused.message)
         again = None
     if again is not None and again.match_id is not None:
-        url = reverse("table:table", args=[again.match_id])
+        url = table_url(again.match_id)
     else:  # the lobby shows the search, and sends the player on once seated
-        url = reverse("table:lobby")
+        url = lobby_url()
     return go(request, url)
 
 
@@ -120,10 +120,10 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
     friend = get_object_or_404(get_user_model(), username=username)
     try:
         match = challenges.challenge(request.user, friend)
-        url = reverse("table:table", args=[match.pk])
+        url = table_url(match.pk)
     except ActionRefused as refused:
         messages.error(request, refused.message)
-        url = reverse("table:lobby")
+        url = lobby_url()
     return go(request, url)
 
 

@@ -8,4 +8,4 @@ class PuzzlesConfig(AppConfig):
     verbose_name = _("Puzzles")
 
     def ready(self) -> None:
-        from puzzles import receivers  # noqa: F401
+        from puzzles import profile, receivers  # noqa: F401

@@ -9,9 +9,11 @@ import asyncio
 import logging
 from typing import Any
 
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from friends.views import render_friends_panel, render_invite_notice
+from friends import services as friends
+from friends.views import render_invite_notice
 from games import services
 from games.conf import setting
 from games.services.common import lobby_user_group
@@ -32,7 +34,8 @@ def _lobby_html(user: Any) -> str:
 
 
 def _friends_html(user: Any) -> str:
-    return render_friends_panel(user, oob=True)
+    """The lobby's friends panel (``table/friends_panel.html``), out of band."""
+    return render_to_string("table/friends_panel.html", {**friends.panel(user), "oob": True})
 
 
 def _play_panel_html(user: Any) -> str:

@@ -3,8 +3,9 @@
 Every import counts, at module level or inside a function.  News goes upward by
 signals and the channel layer, never by an import, so the apps' import graph has
 no loop.  A new upward import fails here.  A page or socket that shows a lower
-app's things with a higher app's lives in the higher app, or in durak_site (above
-every app), which routes it.
+app's things with a higher app's lives in the higher app (the lobby and the table:
+``table``), and ``durak_site`` (above every app) routes them.  The templates and
+URL names are held to the same layers in ``test_template_ties.py``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ LAYERS = [
     "puzzles",
     "moderation",
     "daily",
+    "table",  # the live table: composes what every app below shows of a table
+    "durak_site",  # settings, routing, the worker commands: above every app
 ]
 
 

@@ -45,7 +45,7 @@ def test_the_match_tally_counts_times_in_russian_words():
     anna = get_user("anna")
     match = games.create_match(anna, RuleVariant.objects.get(slug="classic"), 2, bots=["random"])
     games.resign(match.pk, anna)
-    html = russian("anna").get(reverse("games:table", args=[match.pk])).content.decode()
+    html = russian("anna").get(reverse("table:table", args=[match.pk])).content.decode()
     tally = html[html.index('class="data tally"') :]
     tally = tally[: tally.index("</table>")]
     assert "<th>В дураках</th>" in tally and "Раз был дураком" not in tally
@@ -96,7 +96,7 @@ def test_the_learn_link_counts_mistakes_in_russian(settings):
         count = len(review.mistakes_of(seat))
         if not count:
             continue
-        html = russian(name).get(reverse("history:replay", args=[match.pk])).content.decode()
+        html = russian(name).get(reverse("analysis:replay", args=[match.pk])).content.decode()
         link = re.search(r'data-testid="learn-link">([^<]*)<', html).group(1)
         assert link == f"Разобрать {count} {form(count, 'ошибку', 'ошибки', 'ошибок')}"
 
