@@ -29,9 +29,9 @@ from durak.bots import Budget, fast, get_bot, rebuild
 from durak.engine import Action, Game, Knowledge
 from games.conf import setting
 from games.models import Match, Seat
+from games.services import Refused
 
 from .models import HintRequest
-from .services import Refused
 
 logger = logging.getLogger(__name__)
 

@@ -16,10 +16,10 @@ from django.utils.translation import gettext as _
 
 from games import services as games
 from games.models import BotLevel, Deal, Match, Seat
+from games.services import Refused
 from history.replay import timeline_for
 
 from .models import PlayOn
-from .services import Refused
 
 # The bot a played-on position is continued against.
 PLAY_ON_BOT = BotLevel.HARD
@@ -89,8 +89,9 @@ def play_on(
     sources = list(deal.moves.order_by("seq").values_list("source", flat=True)[:step])
     try:
         games.refuse_table_flood(user, address)
-    except games.ActionRefused as refused:
-        raise Refused(refused.message, status=429) from None
+    except Refused as refused:
+        refused.status = 429
+        raise
     with transaction.atomic():
         _end_earlier_tables(user)
         try:
@@ -99,8 +100,9 @@ def play_on(
             new = games.create_match_from_position(
                 user, match.variant, record, seat, bot_level=PLAY_ON_BOT, sources=sources
             )
-        except games.ActionRefused as refused:
-            raise Refused(refused.message, status=_STATUS.get(refused.code, 400)) from None
+        except Refused as refused:
+            refused.status = _STATUS.get(refused.code, 400)
+            raise
         PlayOn.objects.create(match=new, deal=deal, step=step, seat=seat, user=user)
     return new
 

@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 
 from durak.bots import AnalysisBudget, analyse_record
 from games.models import Deal, Seat
+from games.services import Refused
 
 from .models import DealAnalysis
 from .signals import analysis_done
@@ -30,14 +31,6 @@ HEARTBEAT = timedelta(seconds=10)
 ACTIVE_STATUSES = (DealAnalysis.Status.QUEUED, DealAnalysis.Status.RUNNING)
 # How many finished runs the expected wait is averaged over.
 RECENT_RUNS = 20
-
-
-class Refused(Exception):
-    """A request the rules of the site do not allow; ``status`` is the HTTP code."""
-
-    def __init__(self, message: str, status: int = 403) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 # ------------------------------------------------------------------- analysis

@@ -12,6 +12,7 @@ from accounts.ratelimit import client_ip
 from durak.engine import Action
 from games.links import table_url
 from games.models import Deal, Match, Seat
+from games.services import Refused
 from history.replay import action_in_words
 
 from . import hints, panel, services
@@ -30,7 +31,7 @@ def hint(request: HttpRequest, match_id: int) -> HttpResponse:
     """
     try:
         asked = hints.request_hint(match_id, request.user)
-    except services.Refused as refused:
+    except Refused as refused:
         if request.htmx:
             return HttpResponse(hints.render_hint(error=str(refused)), status=refused.status)
         return JsonResponse({"error": str(refused)}, status=refused.status)
@@ -103,7 +104,7 @@ def deal_analysis(request: HttpRequest, match_id: int, deal_number: int) -> Http
             return JsonResponse({"error": _("Log in to analyse a game.")}, status=403)
         try:
             services.start_analysis(deal, request.user, client_ip(request) or None)
-        except services.Refused as refused:
+        except Refused as refused:
             # htmx swaps only 2xx answers; the panel carries the refusal itself.
             error, status = str(refused), 200 if request.htmx else refused.status
     if deal.status != Deal.Status.FINISHED:
@@ -229,7 +230,7 @@ def play_on(request: HttpRequest, match_id: int, deal_number: int) -> HttpRespon
             request.POST.get("seat"),
             address=client_ip(request),
         )
-    except services.Refused as refused:
+    except Refused as refused:
         return render(
             request,
             "analysis/play_on_refused.html",

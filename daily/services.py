@@ -32,9 +32,9 @@ from django.utils.translation import gettext as _
 
 from analysis.models import DealAnalysis
 from analysis.review import game_accuracy
-from analysis.services import Refused, start_analysis
+from analysis.services import start_analysis
 from games.models import BotLevel, Deal, Match, Move, RuleVariant
-from games.services import ActionRefused, create_match, start_match
+from games.services import Refused, create_match, start_match
 from games.services.common import refuse_suspended
 
 from .models import DailyDeal, DailyEntry
@@ -73,14 +73,14 @@ def todays_deals() -> list[DailyDeal]:
 def start_daily(user: Any, daily: DailyDeal) -> DailyEntry:
     """Open ``user``'s one try at ``daily``: a private, unrated table against the bot.
 
-    Refused (ActionRefused, nothing written) for a suspended user, a day that is not
+    Refused (nothing written) for a suspended user, a day that is not
     today, or a second try; the database's unique constraint refuses a second try
     that races past the check. A try whose table was aborted does not count.
     """
     user = refuse_suspended(user)
     if daily.day != today():
-        raise ActionRefused(_("This daily deal's day is over."), code="day_over")
-    again = ActionRefused(
+        raise Refused(_("This daily deal's day is over."), code="day_over")
+    again = Refused(
         _("You have already played today's deal. A new one comes tomorrow."), code="played"
     )
     with transaction.atomic():

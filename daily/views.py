@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.links import table_url
 from games.models import RuleVariant
-from games.services import ActionRefused
+from games.services import Refused
 
 from . import services
 from .models import DailyDeal, DailyEntry
@@ -93,6 +93,6 @@ def play(request: HttpRequest, variant: str) -> HttpResponse:
         raise Http404(_("This variant has no daily deal."))
     try:
         entry = services.start_daily(request.user, services.deal_of_the_day(chosen))
-    except ActionRefused as refused:
+    except Refused as refused:
         return _render(request, services.today(), status=409, error=refused.message)
     return redirect(table_url(entry.match_id))

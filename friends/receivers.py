@@ -12,14 +12,14 @@ from friends.models import Block
 from friends.services import tell_friends
 from games import signals
 from games.seat_rules import seat_check
-from games.services import ActionRefused
+from games.services import Refused
 
 
 @seat_check
 def refuse_blocked_player(match: Any, seats: list, user: Any) -> None:
     seated = [s.user_id for s in seats if s.user_id]
     if Block.objects.filter(blocker_id__in=seated, blocked=user).exists():
-        raise ActionRefused(_("A player at this table has blocked you."), code="blocked")
+        raise Refused(_("A player at this table has blocked you."), code="blocked")
 
 
 @receiver(signals.socket_changed)

@@ -21,7 +21,7 @@ from accounts.socket_news import tell_open_sockets
 from friends.blocks import tables_hidden_from
 from friends.models import Block, Friendship, Invite
 from games.models import Match, Seat
-from games.services import ActionRefused, join_match, send_push
+from games.services import Refused, join_match, send_push
 from games.services.common import lobby_user_group, refuse_suspended
 from games.socket_guard import SocketQuota
 
@@ -32,7 +32,7 @@ SOCIAL_RATE = (10, 60)
 def _throttle(user: Any) -> None:
     limit, seconds = SOCIAL_RATE
     if count_one(f"social:{user.pk}", seconds) > limit:
-        raise ActionRefused(
+        raise Refused(
             _("You are sending requests and invites too often; wait a minute."),
             code="rate_limited",
         )
@@ -151,9 +151,9 @@ def pending_invites(user: Any) -> list[Invite]:
 def _other(user: Any, other: Any) -> Any:
     user = refuse_suspended(user)
     if other.pk == user.pk:
-        raise ActionRefused(_("That is you."), code="self")
+        raise Refused(_("That is you."), code="self")
     if blocked_between(user.pk, other.pk):
-        raise ActionRefused(_("One of you has blocked the other."), code="blocked")
+        raise Refused(_("One of you has blocked the other."), code="blocked")
     return user
 
 
@@ -175,7 +175,7 @@ def request_friend(user: Any, other: Any) -> Friendship:
             with transaction.atomic():
                 made = Friendship.objects.create(from_user=user, to_user=other)
         except IntegrityError:
-            raise ActionRefused(_("You have already asked."), code="asked") from None
+            raise Refused(_("You have already asked."), code="asked") from None
         _tell_panel(other.pk)
         return made
 
@@ -188,7 +188,7 @@ def accept_friend(user: Any, request_id: int) -> Friendship:
             .first()
         )
         if found is None:
-            raise ActionRefused(_("There is no such friend request."), code="not_found")
+            raise Refused(_("There is no such friend request."), code="not_found")
         found.accepted_at = timezone.now()
         found.save(update_fields=["accepted_at"])
         _tell_panel(user.pk, found.from_user_id)
@@ -206,7 +206,7 @@ def unfriend(user: Any, other: Any) -> None:
 
 def block(user: Any, other: Any) -> None:
     if other.pk == user.pk:
-        raise ActionRefused(_("That is you."), code="self")
+        raise Refused(_("That is you."), code="self")
     with transaction.atomic():
         Block.objects.get_or_create(blocker=user, blocked=other)
         unfriend(user, other)
@@ -224,12 +224,12 @@ def invite(user: Any, other: Any, match_id: int) -> Invite:
     """Invite a friend to the waiting table ``user`` sits at; they hear of it at once."""
     user = _other(user, other)
     if other.pk not in friend_ids(user.pk):
-        raise ActionRefused(_("You can invite only your friends."), code="not_friend")
+        raise Refused(_("You can invite only your friends."), code="not_friend")
     match = Match.objects.filter(pk=match_id).first()
     if match is None or not Seat.objects.filter(match=match, user=user).exists():
-        raise ActionRefused(_("You have no seat at this table."), code="not_seated")
+        raise Refused(_("You have no seat at this table."), code="not_seated")
     if match.status != Match.Status.WAITING:
-        raise ActionRefused(_("This table has already started."), code="started")
+        raise Refused(_("This table has already started."), code="started")
     _throttle(user)
     with transaction.atomic():
         made = Invite.objects.create(from_user=user, to_user=other, match=match)
@@ -247,7 +247,7 @@ def answer_invite(user: Any, invite_id: int, *, accept: bool) -> Invite:
             .first()
         )
         if found is None:
-            raise ActionRefused(_("There is no such invite."), code="not_found")
+            raise Refused(_("There is no such invite."), code="not_found")
         if accept:
             join_match(found.match, user, token=found.match.invite_token)
         found.status = Invite.Status.ACCEPTED if accept else Invite.Status.DECLINED

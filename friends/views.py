@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from friends import services
 from games.http import go
 from games.links import table_url
-from games.services import ActionRefused
+from games.services import Refused
 
 
 def render_invite_notice(user, *, oob: bool = False) -> str:
@@ -35,7 +35,7 @@ def _back(request: HttpRequest, fallback: str) -> HttpResponse:
 def _call(request: HttpRequest, function, *args, fallback: str, **kwargs) -> HttpResponse:
     try:
         function(*args, **kwargs)
-    except ActionRefused as refused:
+    except Refused as refused:
         messages.error(request, refused.message)
     return _back(request, fallback)
 
@@ -91,7 +91,7 @@ def invite(request: HttpRequest, match_id: int, username: str) -> HttpResponse:
     table = table_url(match_id)
     try:
         services.invite(request.user, other, match_id)
-    except ActionRefused as refused:
+    except Refused as refused:
         messages.error(request, refused.message)
     else:
         messages.success(request, _invited(other.username))
@@ -108,7 +108,7 @@ def answer(request: HttpRequest, invite_id: int) -> HttpResponse:
     joining = request.POST.get("answer") == "join"
     try:
         found = services.answer_invite(request.user, invite_id, accept=joining)
-    except ActionRefused as refused:
+    except Refused as refused:
         messages.error(request, refused.message)
         return _back(request, "/")
     if joining:

@@ -4,7 +4,7 @@ add (a block: friends; the table's least reliability: matchmaking).
 An app registers its check when it loads (``@seat_check`` in its ``receivers``
 module, imported by its ``AppConfig.ready``); ``services.join_match`` runs every
 check under the table's lock before it seats the player. A check refuses by raising
-``services.ActionRefused`` with the reason; it returns nothing.
+``services.Refused`` with the reason; it returns nothing.
 """
 
 from __future__ import annotations

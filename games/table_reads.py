@@ -12,10 +12,8 @@ render builds its own context from it.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from durak.engine import Game
+from games.lru import LruCache
 from games.models import Deal, Match, Seat
 from games.table_sql import table_rows
 
@@ -25,8 +23,7 @@ Table = tuple[Match, list[Seat], Game | None]
 # versions are plenty.
 KEPT = 512
 
-_lock = threading.Lock()  # written by database threads, read on the event loop
-_kept: OrderedDict[tuple[int, int], Table] = OrderedDict()
+_kept: LruCache[tuple[int, int], Table] = LruCache(KEPT)
 
 
 def load(match_id: int) -> Table:
@@ -42,22 +39,15 @@ def load(match_id: int) -> Table:
 
 def remember(table: Table) -> None:
     """Keep ``table`` (as just committed or read) for the renders of its version."""
-    key = (table[0].pk, table[0].version)
-    with _lock:
-        _kept[key] = table
-        _kept.move_to_end(key)
-        if len(_kept) > KEPT:
-            _kept.popitem(last=False)
+    _kept.put((table[0].pk, table[0].version), table)
 
 
 def recall(match_id: int, version: int) -> Table | None:
     """The table at exactly ``version``, if this process read or committed it."""
-    with _lock:
-        return _kept.get((match_id, version))
+    return _kept.get((match_id, version))
 
 
 def forget_all() -> None:
     """Drop every kept table: after the database is replaced (a test's flush, a restore),
     a kept (match, version) may name another table than the database's."""
-    with _lock:
-        _kept.clear()
+    _kept.clear()

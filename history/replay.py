@@ -8,16 +8,15 @@ cached: a finished deal never changes.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from threading import Lock
 from typing import Any
 
 from django.core.cache import cache
 from django.utils.translation import get_language
 
 from durak.engine import RECORD_FORMAT, Action, Game
+from games.lru import LruCache
 from games.models import Deal
 from games.move_words import describe_action
 
@@ -120,9 +119,7 @@ def build_timeline(deal_id: int, record: dict[str, Any]) -> Timeline:
     return Timeline(deal_id=deal_id, record=game.to_record(), moves=moves, games=games)
 
 
-_memo: OrderedDict[int, Timeline] = OrderedDict()
-_memo_lock = Lock()
-_MEMO_SIZE = 32
+_memo: LruCache[int, Timeline] = LruCache(32)
 
 
 def _cache_key(deal_id: int) -> str:
@@ -136,34 +133,27 @@ def timeline_for(deal: Deal) -> Timeline:
     snapshot or one view); the shared cache keeps the deal's record, so another
     process rebuilds the states with one replay and no database work.
     """
-    with _memo_lock:
-        hit = _memo.get(deal.pk)
-        if hit is not None:
-            _memo.move_to_end(deal.pk)
-            return hit
+    hit = _memo.get(deal.pk)
+    if hit is not None:
+        return hit
     record = cache.get(_cache_key(deal.pk))
     if record is None:
         timeline = build_timeline(deal.pk, base_record(deal, deal_actions(deal)))
         cache.set(_cache_key(deal.pk), timeline.record, CACHE_SECONDS)
     else:
         timeline = build_timeline(deal.pk, record)
-    with _memo_lock:
-        _memo[deal.pk] = timeline
-        while len(_memo) > _MEMO_SIZE:
-            _memo.popitem(last=False)
+    _memo.put(deal.pk, timeline)
     return timeline
 
 
 def forget_timeline(deal_id: int) -> None:
-    with _memo_lock:
-        _memo.pop(deal_id, None)
+    _memo.pop(deal_id)
     cache.delete(_cache_key(deal_id))
 
 
 def forget_all() -> None:
     """Drop this process's memo of timelines (the shared cache keeps the records)."""
-    with _memo_lock:
-        _memo.clear()
+    _memo.clear()
 
 
 def moves_in_words(timeline: Timeline, names: Sequence[str]) -> list[str]:

@@ -24,7 +24,7 @@ FIRST_CHALLENGE = {
 
 
 def challenge(user: Any, friend: Any) -> Match:
-    """The private table ``user`` now waits at, ``friend`` invited; ActionRefused (and
+    """The private table ``user`` now waits at, ``friend`` invited; Refused (and
     nothing made) when the invite may not be sent: not friends, a block, a flood."""
     wishes = {**FIRST_CHALLENGE, **last_choice(user)}
     with transaction.atomic():

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from durak.engine import Rules
 from games.models import RuleVariant
-from games.services import ActionRefused
+from games.services import Refused
 from matchmaking.forms import HOUSE_TURNS
 from matchmaking.models import HouseRuleBounds
 
@@ -33,8 +33,8 @@ def bounds_of(variant: RuleVariant) -> HouseRuleBounds:
     return found or HouseRuleBounds(variant=variant)
 
 
-def _refuse(message: str) -> ActionRefused:
-    return ActionRefused(message, code="house_rules")
+def _refuse(message: str) -> Refused:
+    return Refused(message, code="house_rules")
 
 
 def _pick(choices: Mapping[str, Any], name: str, allowed: tuple[str, ...]) -> str:
@@ -135,7 +135,7 @@ HOUSE_CHOICES = {
 def _allows(variant: RuleVariant, bounds: HouseRuleBounds, name: str, value: str) -> bool:
     try:
         table_rules(variant, variant.min_players, {name: value}, bounds=bounds)
-    except ActionRefused:
+    except Refused:
         return False
     return True
 

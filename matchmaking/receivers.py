@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from games import signals
 from games.seat_rules import seat_check
-from games.services import ActionRefused
+from games.services import Refused
 from history.reliability import reliability
 from matchmaking.services import pair_all
 
@@ -25,7 +25,7 @@ def refuse_below_minimum(match: Any, seats: list, user: Any) -> None:
         return
     score = reliability(user)
     if score < minimum:
-        raise ActionRefused(
+        raise Refused(
             _("This table asks for a reliability of at least %(minimum)d; yours is %(score)d.")
             % {"minimum": minimum, "score": score},
             code="reliability",

@@ -25,7 +25,7 @@ from durak.engine import Rules
 from friends.blocks import blocks_among
 from games.models import BotLevel, Match, RuleVariant
 from games.services import (
-    ActionRefused,
+    Refused,
     join_match,
     notify_lobby_changed,
     refuse_bot_table_over_cap,
@@ -60,7 +60,7 @@ def _throttle(user: Any) -> None:
     """Refuse a user past the seek rate (a fixed window in the shared cache)."""
     limit, seconds = setting("MATCHMAKING_SEEK_RATE")
     if count_one(f"seeks:{user.pk}", seconds) > limit:
-        raise ActionRefused(
+        raise Refused(
             _("You are starting and stopping searches too often; wait a minute."),
             code="rate_limited",
         )
@@ -117,11 +117,11 @@ def table_for(mode: str, deck_size: int, players: int) -> tuple[RuleVariant, Rul
     if found is not None:
         return found
     if not any(deck_size in _decks_of(v) for v in variants if v.mode == mode):
-        raise ActionRefused(
+        raise Refused(
             _("This game is not dealt with %(deck)d cards here.") % {"deck": deck_size},
             code="rules",
         )
-    raise ActionRefused(
+    raise Refused(
         _("A %(deck)d-card deck is not enough for %(players)d players.")
         % {"deck": deck_size, "players": players},
         code="rules",
@@ -150,7 +150,7 @@ def bot_makes_unrated(seek: Any) -> bool:
         return False
     try:
         variant, _rules = table_for(seek.mode, seek.deck_size, seek.players)
-    except ActionRefused:
+    except Refused:
         return False
     return not variant.rates_a_table(with_bots=True)
 
@@ -179,7 +179,7 @@ def create_seek(
     table_for(mode, deck_size, players)  # refuses a table that cannot be made
     with transaction.atomic():
         if Seek.objects.filter(user=user, status=Seek.Status.WAITING).exists():
-            raise ActionRefused(_("You are already looking for a game."), code="seeking")
+            raise Refused(_("You are already looking for a game."), code="seeking")
         try:
             with transaction.atomic():
                 seek = Seek.objects.create(
@@ -196,7 +196,7 @@ def create_seek(
                     created_at=timezone.now(),
                 )
         except IntegrityError:  # another request of this user made one meanwhile
-            raise ActionRefused(_("You are already looking for a game."), code="seeking") from None
+            raise Refused(_("You are already looking for a game."), code="seeking") from None
         notify_lobby_changed()
     pair_pool(seek.pool())
     seek.refresh_from_db()
@@ -210,7 +210,7 @@ def cancel_seek(user: Any) -> Seek:
             Seek.objects.select_for_update().filter(user=user, status=Seek.Status.WAITING).first()
         )
         if seek is None:
-            raise ActionRefused(_("You are not looking for a game."), code="not_seeking")
+            raise Refused(_("You are not looking for a game."), code="not_seeking")
         _end(seek, Seek.Status.CANCELLED, timezone.now())
         notify_lobby_changed()
     return seek
@@ -274,7 +274,7 @@ def _seat_or_cancel(
     try:
         with transaction.atomic():
             return [_seat(group, users, pool, now)]
-    except ActionRefused:
+    except Refused:
         for seek in group:
             _end(seek, Seek.Status.CANCELLED, now)
         return []
@@ -315,7 +315,7 @@ def practice_table(user: Any, wishes: dict[str, Any], level: str) -> Match:
     """A table dealt as ``wishes`` ask, at once, with bots of ``level`` in the other seats
     (rated only where the variant rates games with bots)."""
     if level not in BotLevel.values:
-        raise ActionRefused(_("Unknown bot level."), code="bots")
+        raise Refused(_("Unknown bot level."), code="bots")
     players = wishes["players"]
     with transaction.atomic():
         refuse_bot_table_over_cap(user)

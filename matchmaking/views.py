@@ -15,7 +15,7 @@ from accounts.ratelimit import client_ip
 from games.bot_strength import bot_choices
 from games.http import go
 from games.links import lobby_url, table_url
-from games.services import ActionRefused, refuse_table_flood
+from games.services import Refused, refuse_table_flood
 from matchmaking import challenges, services
 from matchmaking.conf import setting
 from matchmaking.forms import SeekForm
@@ -71,7 +71,7 @@ def play(request: HttpRequest) -> HttpResponse:
             match = services.practice_table(request.user, form.cleaned_data, level)
             return go(request, table_url(match.pk))
         seek = services.create_seek(request.user, **form.cleaned_data)
-    except ActionRefused as refused:
+    except Refused as refused:
         return _panel_response(request, form=form, error=refused.message)
     if seek.match_id is not None:
         return go(request, table_url(seek.match_id))
@@ -83,7 +83,7 @@ def play(request: HttpRequest) -> HttpResponse:
 def cancel(request: HttpRequest) -> HttpResponse:
     try:
         services.cancel_seek(request.user)
-    except ActionRefused as refused:
+    except Refused as refused:
         return _panel_response(request, error=refused.message)
     return _panel_response(request)
 
@@ -103,7 +103,7 @@ def new_opponent(request: HttpRequest, match_id: int) -> HttpResponse:
         return render(request, "matchmaking/new_opponent.html", {"match_id": match_id})
     try:
         again = services.create_seek(request.user, **seek.wishes())
-    except ActionRefused as refused:
+    except Refused as refused:
         messages.error(request, refused.message)
         again = None
     if again is not None and again.match_id is not None:
@@ -121,7 +121,7 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
     try:
         match = challenges.challenge(request.user, friend)
         url = table_url(match.pk)
-    except ActionRefused as refused:
+    except Refused as refused:
         messages.error(request, refused.message)
         url = lobby_url()
     return go(request, url)

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from durak.engine import Action
+from games.services import Refused
 from history import glicko2
 
 from .models import Puzzle, PuzzleAttempt, PuzzleRating
@@ -20,14 +21,6 @@ from .models import Puzzle, PuzzleAttempt, PuzzleRating
 # player's puzzle rating; with none that close, the nearest one.
 NEAR = 150.0
 NEAREST_FEW = 5
-
-
-class Refused(Exception):
-    """An answer the puzzle does not accept; ``status`` is the HTTP code."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 def rating_of(user: Any) -> PuzzleRating:

@@ -23,7 +23,6 @@ from django.utils.translation import gettext as _
 
 from accounts.notices import mute_notice
 from analysis import hints
-from analysis.services import Refused as HintRefused
 from friends.views import render_invite_notice
 from games import presence, services, table_reads, ticker
 from games.action_log import log_refused_action
@@ -86,7 +85,7 @@ def _collecting_call(
         with services.collected_pushes() as pushes:
             try:
                 result = function(match_id, user, *args, **kwargs)
-            except services.ActionRefused as refused:
+            except services.Refused as refused:
                 return None, refused, pushes
     except BaseException:
         # Whatever committed before the failure is still announced.
@@ -258,7 +257,7 @@ class TableSocket(GuardedSocket):
             self.pending_hint = await db_call(_request_hint)(
                 self.session_key(), self.user.pk, self.match_id, self.channel_name
             )
-        except HintRefused as refused:
+        except services.Refused as refused:
             await self.refuse(str(refused), "hint")
             return
         if self.hint_wait is None or self.hint_wait.done():

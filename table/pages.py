@@ -20,7 +20,7 @@ from accounts.ratelimit import client_ip
 from friends import services as friends
 from friends.blocks import tables_hidden_from
 from games.models import Match, Seat
-from games.services import ActionRefused, refuse_table_flood
+from games.services import Refused, refuse_table_flood
 from games.variant_words import variant_name
 from history import glicko2
 from history.models import Rating
@@ -197,7 +197,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
             turn_seconds=turn_seconds,
             min_reliability=house.cleaned_data["min_reliability"],
         )
-    except ActionRefused as refused:
+    except Refused as refused:
         form.add_error(None, refused.message)
         return lobby(request, form, house)
     return redirect("table:table", match.pk)

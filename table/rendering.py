@@ -6,9 +6,7 @@ hand, so a rendered fragment holds only cards the viewer may know.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -25,6 +23,7 @@ from friends.blocks import watching_refused
 from games import services
 from games.bot_strength import bot_choices
 from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
+from games.lru import LruCache
 from games.models import ChatMessage, Match, Seat
 from games.services import clock
 from games.table_reads import Table, load
@@ -362,24 +361,17 @@ def _felt_inputs(context: dict[str, Any]) -> tuple[Any, ...]:
 # Some HTML shows only what its key says, whoever looks: the felt of a version (public
 # cards), a card in a hand with the moves it may make.  Each process renders it once
 # per language and key and shares it among viewers and versions.
-_shared_lock = threading.Lock()
-_shared: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 SHARED_KEPT = 4096
+_shared: LruCache[tuple[Any, ...], str] = LruCache(SHARED_KEPT)
 
 
 def shared_render(partial: str, key: tuple[Any, ...], context: dict[str, Any]) -> str:
     """The partial of table/partials.html rendered from ``context``, which shows only ``key``."""
     cache_key = (partial, get_language(), key)
-    with _shared_lock:
-        html = _shared.get(cache_key)
-        if html is not None:
-            _shared.move_to_end(cache_key)
-            return html
-    html = _template(PARTIALS + partial).render(context)
-    with _shared_lock:
-        _shared[cache_key] = html
-        if len(_shared) > SHARED_KEPT:
-            _shared.popitem(last=False)
+    html = _shared.get(cache_key)
+    if html is None:
+        html = _template(PARTIALS + partial).render(context)
+        _shared.put(cache_key, html)
     return html
 
 

@@ -25,7 +25,7 @@ def _service_post(
     """Run ``call``; a refusal is a message on ``refused_url`` (the lobby by default)."""
     try:
         call()
-    except services.ActionRefused as refused:
+    except services.Refused as refused:
         messages.error(request, refused.message)
         return go(request, refused_url or reverse("table:lobby"))
     return go(request, success_url)

@@ -9,8 +9,8 @@ from games.services.chat import hide_chat_messages, post_chat, visible_chat
 from games.services.common import (
     LOBBY_GROUP,
     ActionOutcome,
-    ActionRefused,
     Push,
+    Refused,
     collected_pushes,
     load_game,
     load_seats,
@@ -53,7 +53,7 @@ __all__ = [
     "LOBBY_GROUP",
     "MAX_ACTION_TEXT",
     "ActionOutcome",
-    "ActionRefused",
+    "Refused",
     "Push",
     "abort_match",
     "apply_action",

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from accounts.notices import mute_notice
 from games.conf import setting
 from games.models import ChatMessage, Match, Seat
-from games.services.common import ActionRefused, notify_match_changed, refuse_suspended
+from games.services.common import Refused, notify_match_changed, refuse_suspended
 
 # Control characters (NUL and the like) and lone surrogates: nothing a person types,
 # and PostgreSQL refuses to store some of them.
@@ -30,28 +30,28 @@ def post_chat(match_id: int, user: Any, text: Any, phrase: Any = None) -> ChatMe
     refuse_suspended(user)
     if phrase is not None:
         if not isinstance(phrase, str) or phrase not in ChatMessage.Phrase.values:
-            raise ActionRefused(_("There is no such quick phrase."), code="unknown_phrase")
+            raise Refused(_("There is no such quick phrase."), code="unknown_phrase")
         text = ""
     else:
         text = _checked_text(text)
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
-        raise ActionRefused(_("There is no such table."), code="not_found")
+        raise Refused(_("There is no such table."), code="not_found")
     seated = Seat.objects.filter(match=match, user=user).exists()
     if not seated and match.is_private:
-        raise ActionRefused(_("You cannot chat at this table."), code="private")
+        raise Refused(_("You cannot chat at this table."), code="private")
     count, seconds = setting("GAMES_CHAT_RATE")
     with transaction.atomic():
         # The user's row lock makes count-then-insert one step: parallel sockets of one
         # user queue here instead of all counting the same few messages.
         current = get_user_model().objects.select_for_update().get(pk=user.pk)
         if current.is_muted:
-            raise ActionRefused(mute_notice(current), code="muted")
+            raise Refused(mute_notice(current), code="muted")
         recent = ChatMessage.objects.filter(
             user=current, created_at__gte=timezone.now() - timedelta(seconds=seconds)
         ).count()
         if recent >= count:
-            raise ActionRefused(_("You are sending messages too fast; wait a moment."), code="rate")
+            raise Refused(_("You are sending messages too fast; wait a moment."), code="rate")
         channel = ChatMessage.Channel.PLAYERS if seated else ChatMessage.Channel.SPECTATORS
         message = ChatMessage.objects.create(
             match=match, user=current, channel=channel, text=text, phrase=phrase or ""
@@ -61,17 +61,15 @@ def post_chat(match_id: int, user: Any, text: Any, phrase: Any = None) -> ChatMe
 
 
 def _checked_text(text: Any) -> str:
-    """A person's chat text with its spaces tidied, or ActionRefused saying what is wrong."""
+    """A person's chat text with its spaces tidied, or Refused saying what is wrong."""
     if not isinstance(text, str) or not text.strip():
-        raise ActionRefused(_("Write a message first."), code="empty")
+        raise Refused(_("Write a message first."), code="empty")
     text = " ".join(text.split())
     if any(unicodedata.category(char) in UNPRINTABLE for char in text):
-        raise ActionRefused(
-            _("That message holds characters that cannot be shown."), code="unprintable"
-        )
+        raise Refused(_("That message holds characters that cannot be shown."), code="unprintable")
     limit = setting("GAMES_CHAT_MAX_LENGTH")
     if len(text) > limit:
-        raise ActionRefused(
+        raise Refused(
             _("A message may hold at most %(limit)d characters.") % {"limit": limit},
             code="too_long",
         )

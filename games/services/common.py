@@ -35,16 +35,19 @@ logger = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
 
 
-class ActionRefused(ValueError):
-    """A request the rules or the table's state refuse; nothing was changed.
+class Refused(ValueError):
+    """A request the rules or the site's state refuse; nothing was changed. Every
+    service refuses with it: a move, a seat, a hint, an analysis, a puzzle answer.
 
-    ``message`` is shown to the player (translated); ``code`` is for programs.
+    ``message`` is shown to the person, in their language; ``code`` is for programs
+    (the socket's error frame, logs); ``status`` is the HTTP answer of a page.
     """
 
-    def __init__(self, message: str, *, code: str = "refused") -> None:
+    def __init__(self, message: str, status: int = 400, *, code: str = "refused") -> None:
         super().__init__(message)
         self.message = message
         self.code = code
+        self.status = status
 
 
 @dataclass(frozen=True)
@@ -211,7 +214,7 @@ def lock_match(match_id: int, *, skip_locked: bool = False) -> Match | None:
 def locked_or_refuse(match: Match | int) -> Match:
     locked = lock_match(match.pk if isinstance(match, Match) else int(match))
     if locked is None:
-        raise ActionRefused(_("There is no such table."), code="not_found")
+        raise Refused(_("There is no such table."), code="not_found")
     return locked
 
 
@@ -245,10 +248,10 @@ def refuse_suspended(user: Any) -> Any:
     the next request, whatever the caller.
     """
     if not getattr(user, "is_authenticated", False):
-        raise ActionRefused(_("Log in to play."), code="anonymous")
+        raise Refused(_("Log in to play."), code="anonymous")
     current = get_user_model().objects.filter(pk=user.pk, is_active=True).first()
     if current is None:
-        raise ActionRefused(_("Log in to play."), code="anonymous")
+        raise Refused(_("Log in to play."), code="anonymous")
     refuse_if_suspended(current)
     return current
 
@@ -256,4 +259,4 @@ def refuse_suspended(user: Any) -> Any:
 def refuse_if_suspended(current: Any) -> None:
     """Refuse a user just read from the database (with a seat, say) if suspended."""
     if current.is_suspended:
-        raise ActionRefused(suspension_notice(current), code="suspended")
+        raise Refused(suspension_notice(current), code="suspended")

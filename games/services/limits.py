@@ -19,12 +19,12 @@ from django.utils.translation import ngettext
 from accounts.ratelimit import count_request
 from games.conf import setting
 from games.models import Match, Seat
-from games.services.common import ActionRefused
+from games.services.common import Refused
 
 
 def refuse_table_flood(user: Any, address: str) -> None:
     """Count a table ``user`` opens from ``address`` (the lobby's form, "Play bots",
-    "Play on from here"); ActionRefused when the user or the address opens too many
+    "Play on from here"); Refused when the user or the address opens too many
     within the window.  Call it before anything is changed."""
     window = settings.TABLE_RATE_LIMIT_WINDOW
     over = count_request(
@@ -50,7 +50,7 @@ def refuse_table_flood(user: Any, address: str) -> None:
             "Too many tables were opened from your network; try again in %(minutes)d minutes.",
             minutes,
         )
-    raise ActionRefused(message % {"minutes": minutes}, code="rate_limited")
+    raise Refused(message % {"minutes": minutes}, code="rate_limited")
 
 
 def bot_tables_open(user: Any, *, besides: int | None = None) -> int:
@@ -66,7 +66,7 @@ def bot_tables_open(user: Any, *, besides: int | None = None) -> int:
 
 
 def refuse_bot_table_over_cap(user: Any, *, besides: int | None = None) -> None:
-    """ActionRefused when ``user`` already has the most tables with bots allowed at
+    """Refused when ``user`` already has the most tables with bots allowed at
     once (``GAMES_BOT_TABLES_PER_USER``), ``besides`` the table being started.
 
     Call it inside the transaction that opens the table: it locks the user's row, so
@@ -77,7 +77,7 @@ def refuse_bot_table_over_cap(user: Any, *, besides: int | None = None) -> None:
     open_now = bot_tables_open(user, besides=besides)
     if open_now < cap:
         return
-    raise ActionRefused(
+    raise Refused(
         ngettext(
             "You already have %(count)d table with bots open; finish, resign or leave it "
             "before you open another.",

@@ -17,7 +17,7 @@ from games.refusal_reasons import refusal_reason
 from games.services import clock
 from games.services.common import (
     ActionOutcome,
-    ActionRefused,
+    Refused,
     load_game,
     notify_lobby_changed,
     notify_match_changed,
@@ -36,7 +36,7 @@ def lock_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
     try:
         return table_rows(match_id, lock=True)
     except Match.DoesNotExist:
-        raise ActionRefused(_("There is no such table."), code="not_found") from None
+        raise Refused(_("There is no such table."), code="not_found") from None
 
 
 def apply_action(
@@ -51,52 +51,52 @@ def apply_action(
     """Apply one action for a user (or, server-side, a seat number) at ``version``.
 
     The version must equal the match's: a stale or repeated message is refused and
-    changes nothing.  Raises ActionRefused with a message for the player.
+    changes nothing.  Raises Refused with a message for the player.
     """
     user_id = getattr(user_or_seat, "pk", None) if not isinstance(user_or_seat, int) else None
     seat_no = None
     try:
         if not isinstance(action_text, str) or len(action_text) > MAX_ACTION_TEXT:
-            raise ActionRefused(_("That is not a move."), code="malformed")
+            raise Refused(_("That is not a move."), code="malformed")
         try:
             action = Action.parse(action_text)
         except (IllegalAction, ValueError, OverflowError):
             # Whatever the notation's parser makes of hostile text, it is no move.
-            raise ActionRefused(_("That is not a move."), code="malformed") from None
+            raise Refused(_("That is not a move."), code="malformed") from None
         expected = _version_number(version)
         now = now or timezone.now()
         with transaction.atomic():
             match, seats = lock_with_seats(match_id)
             if match.status != Match.Status.PLAYING:
-                raise ActionRefused(_("No game is in progress at this table."), code="not_playing")
+                raise Refused(_("No game is in progress at this table."), code="not_playing")
             if expected != match.version:
                 if expected == match.version - 1 and last_move_was(match, action):
                     # A double click: the first one already played this very move.
-                    raise ActionRefused(_("That move is already played."), code="repeated")
-                raise ActionRefused(
+                    raise Refused(_("That move is already played."), code="repeated")
+                raise Refused(
                     _("The table changed before your move arrived; please try again."),
                     code="stale",
                 )
             seat = seat_of(seats, user_or_seat)
             if seat is None:
-                raise ActionRefused(_("You have no seat at this table."), code="not_seated")
+                raise Refused(_("You have no seat at this table."), code="not_seated")
             seat_no = seat.number
             if seat.user is not None and not isinstance(user_or_seat, int):
                 refuse_if_suspended(seat.user)  # loaded with the lock: current
             if action.seat != seat.number:
-                raise ActionRefused(_("You can only move for your own seat."), code="forged_seat")
+                raise Refused(_("You can only move for your own seat."), code="forged_seat")
             game = load_game(match)
             # A swap or a resignation may come at any time; everything else in turn.
             if action.kind not in ("swap", "resign") and seat.number not in game.to_act():
-                raise ActionRefused(_("It is not your turn."), code="not_your_turn")
+                raise Refused(_("It is not your turn."), code="not_your_turn")
             try:
                 return apply_locked(match, seats, game, action, source=source, now=now)
             except IllegalAction as error:
-                raise ActionRefused(
+                raise Refused(
                     _("That move is not allowed: %(reason)s") % {"reason": _reason(error)},
                     code="illegal",
                 ) from None
-    except ActionRefused as refused:
+    except Refused as refused:
         log_refused_action(match_id, user_id, seat_no, action_kind(action_text), refused.code)
         raise
 
@@ -105,11 +105,11 @@ def _version_number(version: object) -> int:
     """The table version a move names: a whole number (as JSON or text), nothing else."""
     if isinstance(version, bool) or not isinstance(version, (int, str)):
         # Floats included: 1e400 is infinity, and 3.7 names no version.
-        raise ActionRefused(_("The move carries no table version."), code="malformed")
+        raise Refused(_("The move carries no table version."), code="malformed")
     if isinstance(version, str) and not (version.isascii() and version.isdigit()):
-        raise ActionRefused(_("The move carries no table version."), code="malformed")
+        raise Refused(_("The move carries no table version."), code="malformed")
     if isinstance(version, str) and len(version) > 19:
-        raise ActionRefused(_("The move carries no table version."), code="malformed")
+        raise Refused(_("The move carries no table version."), code="malformed")
     return int(version)
 
 
@@ -134,10 +134,10 @@ def resign(match_id: int, user: object) -> ActionOutcome:
     with transaction.atomic():
         match, seats = lock_with_seats(match_id)
         if match.status != Match.Status.PLAYING:
-            raise ActionRefused(_("No game is in progress at this table."), code="not_playing")
+            raise Refused(_("No game is in progress at this table."), code="not_playing")
         seat = seat_of(seats, user)
         if seat is None:
-            raise ActionRefused(_("You have no seat at this table."), code="not_seated")
+            raise Refused(_("You have no seat at this table."), code="not_seated")
         refuse_if_suspended(seat.user)
         game = load_game(match)
         try:
@@ -151,7 +151,7 @@ def resign(match_id: int, user: object) -> ActionOutcome:
                 end_reason=Deal.EndReason.RESIGNED,
             )
         except IllegalAction:
-            raise ActionRefused(_("You are already out of this game."), code="illegal") from None
+            raise Refused(_("You are already out of this game."), code="illegal") from None
 
 
 _MATCH_FIELDS_A_MOVE_WRITES = [

@@ -17,7 +17,7 @@ from games.conf import setting
 from games.models import BotLevel, Deal, Match, Move, RuleVariant, Seat, SocketPresence
 from games.seat_rules import check_seat
 from games.services.common import (
-    ActionRefused,
+    Refused,
     load_game,
     load_seats,
     locked_or_refuse,
@@ -63,19 +63,19 @@ def create_match(
     """
     refuse_suspended(creator)
     if not variant.is_active:
-        raise ActionRefused(_("This variant is not available."), code="variant")
+        raise Refused(_("This variant is not available."), code="variant")
     if not isinstance(players, int) or not variant.min_players <= players <= variant.max_players:
-        raise ActionRefused(variant.players_rule(), code="players")
+        raise Refused(variant.players_rule(), code="players")
     if rules is None:
         try:
             rules = variant.rules_for(players)
         except ValueError as error:
-            raise ActionRefused(str(error), code="rules") from None
+            raise Refused(str(error), code="rules") from None
     levels = list(bots)
     if len(levels) > players - 1:
-        raise ActionRefused(_("There are more bots than free seats."), code="bots")
+        raise Refused(_("There are more bots than free seats."), code="bots")
     if any(level and level not in BotLevel.values for level in levels):
-        raise ActionRefused(_("Unknown bot level."), code="bots")
+        raise Refused(_("Unknown bot level."), code="bots")
     teams = rules.team_of
     with transaction.atomic():
         match = Match.objects.create(
@@ -131,15 +131,15 @@ def create_match_from_position(
     try:
         game = Game.from_record({**record, "result": None})
     except ValueError:
-        raise ActionRefused(_("That position cannot be played on."), code="position") from None
+        raise Refused(_("That position cannot be played on."), code="position") from None
     if game.is_over:
-        raise ActionRefused(_("The game is over at that step."), code="over")
+        raise Refused(_("The game is over at that step."), code="over")
     if not isinstance(seat, int) or not 0 <= seat < game.players:
-        raise ActionRefused(_("There is no such seat."), code="seat")
+        raise Refused(_("There is no such seat."), code="seat")
     if seat in game.out_order:
-        raise ActionRefused(_("That seat is already out at that step."), code="out")
+        raise Refused(_("That seat is already out at that step."), code="out")
     if bot_level not in BotLevel.values:
-        raise ActionRefused(_("Unknown bot level."), code="bots")
+        raise Refused(_("Unknown bot level."), code="bots")
     teams = game.rules.team_of
     with transaction.atomic():
         match = Match.objects.create(
@@ -192,14 +192,12 @@ def join_match(match: Match | int, user: Any, *, token: str | None = None) -> Se
         if mine is not None:
             return mine
         if locked.status != Match.Status.WAITING:
-            raise ActionRefused(_("This table has already started."), code="started")
+            raise Refused(_("This table has already started."), code="started")
         if locked.is_private and token != locked.invite_token:
-            raise ActionRefused(
-                _("This table is private: join it with its invite link."), code="private"
-            )
+            raise Refused(_("This table is private: join it with its invite link."), code="private")
         free = next((s for s in seats if not s.user_id and not s.bot_level), None)
         if free is None:
-            raise ActionRefused(_("This table is full."), code="full")
+            raise Refused(_("This table is full."), code="full")
         # The conditions of the apps above (a block, the table's least reliability).
         check_seat(locked, seats, user)
         free.user = user
@@ -222,11 +220,9 @@ def leave_match(match: Match | int, user: Any) -> None:
         locked = locked_or_refuse(match)
         mine = seat_of(load_seats(locked.pk), user)
         if mine is None:
-            raise ActionRefused(_("You have no seat at this table."), code="not_seated")
+            raise Refused(_("You have no seat at this table."), code="not_seated")
         if locked.status != Match.Status.WAITING:
-            raise ActionRefused(
-                _("The game has started: resign instead of leaving."), code="started"
-            )
+            raise Refused(_("The game has started: resign instead of leaving."), code="started")
         if locked.creator_id == user.pk:
             _abort_locked(locked, _("The creator left the table."), user)
             return
@@ -253,20 +249,20 @@ def start_match(match: Match | int, by: Any | None = None, *, bots: str = "") ->
     if by is not None:
         refuse_suspended(by)
     if bots and bots not in BotLevel.values:
-        raise ActionRefused(_("Unknown bot level."), code="bots")
+        raise Refused(_("Unknown bot level."), code="bots")
     with transaction.atomic():
         locked = locked_or_refuse(match)
         if by is not None and locked.creator_id != by.pk:
-            raise ActionRefused(_("Only the creator can start the table."), code="not_creator")
+            raise Refused(_("Only the creator can start the table."), code="not_creator")
         if locked.status != Match.Status.WAITING:
-            raise ActionRefused(_("This table has already started."), code="started")
+            raise Refused(_("This table has already started."), code="started")
         seats = load_seats(locked.pk)
         if bots and by is not None and any(not s.user_id and not s.bot_level for s in seats):
             refuse_bot_table_over_cap(by, besides=locked.pk)
         if bots:
             _seat_bots(locked, seats, bots)
         if not _every_seat_taken(seats):
-            raise ActionRefused(_("Wait until every seat is taken."), code="not_full")
+            raise Refused(_("Wait until every seat is taken."), code="not_full")
         game = Game.new(locked.engine_rules, _shuffler(locked))
         return new_deal(locked, seats, game, timezone.now())
 
@@ -295,20 +291,18 @@ def start_next_deal(match: Match | int, by: Any | None = None) -> Deal | None:
         seats = load_seats(locked.pk)
         asking = seat_of(seats, by) if by is not None else None
         if by is not None and asking is None:
-            raise ActionRefused(
-                _("Only players at the table can start a rematch."), code="not_seated"
-            )
+            raise Refused(_("Only players at the table can start a rematch."), code="not_seated")
         if locked.status != Match.Status.FINISHED:
-            raise ActionRefused(_("The game is not over yet."), code="not_over")
+            raise Refused(_("The game is not over yet."), code="not_over")
         if locked.seed:
             # The same seed would deal the same cards again: a second try at a fixed deal.
-            raise ActionRefused(
+            raise Refused(
                 _("This table plays one fixed deal: it has no rematch."), code="fixed_deal"
             )
         previous = load_game(locked)
         rules = locked.engine_rules
         if previous is None or not previous.is_over:
-            raise ActionRefused(_("The game is not over yet."), code="not_over")
+            raise Refused(_("The game is not over yet."), code="not_over")
         if by is not None and any(s.bot_level for s in seats):
             # The table's bots play again: one more of its creator's bot tables.
             refuse_bot_table_over_cap(locked.creator, besides=locked.pk)
@@ -324,7 +318,7 @@ def start_next_deal(match: Match | int, by: Any | None = None) -> Deal | None:
 def _offer_rematch(match: Match, seats: list[Seat], asking: Seat) -> bool:
     """Note ``asking``'s wish for a rematch; True while some other person has not asked."""
     if asking.wants_rematch:
-        raise ActionRefused(_("You asked for a rematch already."), code="repeated")
+        raise Refused(_("You asked for a rematch already."), code="repeated")
     asking.wants_rematch = True
     asking.save(update_fields=["wants_rematch"])
     if all(s.wants_rematch for s in seats if s.user_id):

@@ -16,7 +16,7 @@ from games import bot_runner
 from games.conf import setting
 from games.models import Deal, Match, Move
 from games.services import clock
-from games.services.common import ActionOutcome, ActionRefused, load_game, load_seats, lock_match
+from games.services.common import ActionOutcome, Refused, load_game, load_seats, lock_match
 from games.services.play import apply_action, apply_locked
 
 logger = logging.getLogger(__name__)
@@ -220,5 +220,5 @@ def play_prepared_bot_move(prepared: PreparedBotMove) -> ActionOutcome | None:
             version=prepared.version,
             source=Move.Source.BOT,
         )
-    except ActionRefused:
+    except Refused:
         return None  # The table moved on; the new state schedules the bot again.

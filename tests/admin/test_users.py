@@ -5,7 +5,7 @@ from django.contrib.auth.models import Permission
 from django.urls import reverse
 from django.utils import timezone
 
-from games.services import ActionRefused, create_match, join_match, post_chat
+from games.services import Refused, create_match, join_match, post_chat
 from moderation.models import AuditLogEntry
 
 from .conftest import PASSWORD, User, make_match
@@ -114,13 +114,13 @@ def test_suspended_user_cannot_create_join_or_chat(classic, players):
         suspended_until=timezone.now() + datetime.timedelta(hours=1)
     )
     ivan.refresh_from_db()
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         join_match(table, ivan)
     assert refused.value.code == "suspended"
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         create_match(ivan, classic, 2)
     assert refused.value.code == "suspended"
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         post_chat(table.pk, ivan, "hello")
     assert refused.value.code == "suspended"
     # Someone not suspended is let through by the same calls.
@@ -134,7 +134,7 @@ def test_muted_user_cannot_chat_but_may_play(classic, players):
     table = make_match(classic, [olga, ivan])
     User.objects.filter(pk=ivan.pk).update(muted_until=timezone.now() + datetime.timedelta(hours=1))
     ivan.refresh_from_db()
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         post_chat(table.pk, ivan, "hello")
     assert refused.value.code == "muted"
     assert create_match(ivan, classic, 2).creator == ivan

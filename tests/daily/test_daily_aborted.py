@@ -54,7 +54,7 @@ def test_a_moderators_abort_gives_the_try_back_and_keeps_the_record():
     assert Match.objects.get(pk=second.match_id).status == Match.Status.PLAYING
     # The aborted try stays on record; a third try is refused as before.
     assert DailyEntry.objects.filter(daily=daily, user=anna).count() == 2
-    with pytest.raises(games.ActionRefused):
+    with pytest.raises(games.Refused):
         services.start_daily(anna, daily)
     assert "stopped and does not count" not in daily_page(anna, "en")
 
@@ -66,6 +66,6 @@ def test_a_table_the_player_stopped_themselves_still_counts():
     games.abort_match(entry.match_id, "left", by=anna)
     entry.refresh_from_db()
     assert not entry.aborted
-    with pytest.raises(games.ActionRefused) as refused:
+    with pytest.raises(games.Refused) as refused:
         services.start_daily(anna, daily)
     assert refused.value.code == "played"

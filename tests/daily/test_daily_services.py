@@ -110,7 +110,7 @@ def test_a_second_try_is_refused_and_changes_nothing():
     anna = person("anna")
     entry = services.start_daily(anna, daily)
     tables = Match.objects.count()
-    with pytest.raises(games.ActionRefused) as refused:
+    with pytest.raises(games.Refused) as refused:
         services.start_daily(anna, daily)
     assert refused.value.code == "played"
     assert "already played today's deal" in refused.value.message
@@ -152,7 +152,7 @@ def test_a_suspended_player_is_refused():
     get_user_model().objects.filter(pk=anna.pk).update(
         suspended_until=timezone.now() + datetime.timedelta(days=1)
     )
-    with pytest.raises(games.ActionRefused) as refused:
+    with pytest.raises(games.Refused) as refused:
         services.start_daily(anna, daily)
     assert refused.value.code == "suspended"
     assert not Match.objects.exists() and not DailyEntry.objects.exists()
@@ -162,7 +162,7 @@ def test_an_earlier_days_deal_is_not_played():
     yesterday = services.deal_of_the_day(
         RuleVariant.objects.get(slug="classic"), services.today() - datetime.timedelta(days=1)
     )
-    with pytest.raises(games.ActionRefused) as refused:
+    with pytest.raises(games.Refused) as refused:
         services.start_daily(person("anna"), yesterday)
     assert refused.value.code == "day_over" and not Match.objects.exists()
 
@@ -173,7 +173,7 @@ def test_a_daily_table_has_no_rematch_and_is_unrated():
     match = Match.objects.get(pk=entry.match_id)
     assert match.is_private and not match.is_rated and match.seed
     games.resign(match.pk, anna)
-    with pytest.raises(games.ActionRefused) as refused:
+    with pytest.raises(games.Refused) as refused:
         games.start_next_deal(match.pk, anna)
     assert refused.value.code == "fixed_deal"
     assert Deal.objects.filter(match=match).count() == 1

@@ -13,7 +13,7 @@ from friends import services
 from friends.models import Block, Friendship, Invite
 from games import services as games
 from games.models import Match, RuleVariant, Seat
-from games.services import ActionRefused
+from games.services import Refused
 from games.socket_guard import SocketQuota
 from matchmaking import services as matchmaking
 from matchmaking.models import Seek
@@ -59,7 +59,7 @@ def test_requests_to_yourself_or_across_a_block_are_refused(who):
         services.block(boris, anna)
     if who == "blocker":
         services.block(anna, boris)
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.request_friend(anna, anna if who == "self" else boris)
     assert refused.value.code == ("self" if who == "self" else "blocked")
     assert not Friendship.objects.exists()
@@ -70,7 +70,7 @@ def test_a_request_and_invite_flood_is_refused(monkeypatch):
     anna = make_user()
     for _ in range(3):
         services.request_friend(anna, make_user())
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.request_friend(anna, make_user())
     assert refused.value.code == "rate_limited"
     assert Friendship.objects.count() == 3
@@ -81,10 +81,10 @@ def test_invites_go_to_friends_at_a_waiting_table_only():
     friends(anna, boris)
     match = waiting_table(anna)
     for other, code in ((anna, "self"), (stranger, "not_friend")):
-        with pytest.raises(ActionRefused) as refused:
+        with pytest.raises(Refused) as refused:
             services.invite(anna, other, match.pk)
         assert refused.value.code == code
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.invite(boris, anna, match.pk)  # Boris has no seat there
     assert refused.value.code == "not_seated"
     invite = services.invite(anna, boris, match.pk)
@@ -103,7 +103,7 @@ def test_a_declined_invite_seats_nobody():
     services.answer_invite(boris, invite.pk, accept=False)
     assert Invite.objects.get().status == Invite.Status.DECLINED
     assert not Seat.objects.filter(match=match, user=boris).exists()
-    with pytest.raises(ActionRefused):
+    with pytest.raises(Refused):
         services.answer_invite(boris, invite.pk, accept=True)
 
 
@@ -116,7 +116,7 @@ def test_a_block_ends_the_friendship_and_keeps_them_apart():
     assert services.friend_ids(anna.pk) == set()
     assert Invite.objects.get(pk=invite.pk).status == Invite.Status.DECLINED
     # Boris cannot join Anna's table, nor watch it (and so not read her chat).
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         games.join_match(match, boris)
     assert refused.value.code == "blocked"
     assert not Seat.objects.filter(user=boris).exists()
@@ -124,7 +124,7 @@ def test_a_block_ends_the_friendship_and_keeps_them_apart():
     watcher.force_login(boris)
     assert watcher.get(reverse("table:table", args=[match.pk])).status_code == 404
     # Nor can he invite her, and their seeks are never paired.
-    with pytest.raises(ActionRefused):
+    with pytest.raises(Refused):
         services.invite(boris, anna, match.pk)
     first = matchmaking.create_seek(anna, **wishes())
     second = matchmaking.create_seek(boris, **wishes())

@@ -59,7 +59,7 @@ def test_the_table_page_offers_the_phrases_in_the_pages_language(client):
 def test_an_unknown_or_forged_phrase_is_refused_and_stores_nothing():
     match, users = table_of_two()
     for forged in ("hello", 7, ["good_luck"], ""):
-        with pytest.raises(services.ActionRefused) as refused:
+        with pytest.raises(services.Refused) as refused:
             services.post_chat(match.pk, users[1], "ignored", phrase=forged)
         assert refused.value.code == "unknown_phrase"
     assert not ChatMessage.objects.exists()
@@ -69,11 +69,11 @@ def test_phrases_keep_the_chats_limits():
     match, users = table_of_two()
     for _ in range(3):
         services.post_chat(match.pk, users[1], None, phrase="thanks")
-    with pytest.raises(services.ActionRefused, match="too fast"):
+    with pytest.raises(services.Refused, match="too fast"):
         services.post_chat(match.pk, users[1], None, phrase="oops")
     users[0].muted_until = timezone.now() + timedelta(hours=1)
     users[0].save()
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.Refused) as refused:
         services.post_chat(match.pk, users[0], None, phrase="good_game")
     assert refused.value.code == "muted"
     # A spectator's phrase goes to the spectators, as their words would.

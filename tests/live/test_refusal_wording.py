@@ -27,8 +27,8 @@ def _table_and_a_card_the_attacker_lacks():
     return match, user, f"{attacker} attack {not_held}"
 
 
-def _refusal(match, user, text) -> services.ActionRefused:
-    with pytest.raises(services.ActionRefused) as refused:
+def _refusal(match, user, text) -> services.Refused:
+    with pytest.raises(services.Refused) as refused:
         services.apply_action(match.pk, user, text, version=match.version)
     assert refused.value.code == "illegal"
     return refused.value

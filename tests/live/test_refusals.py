@@ -167,7 +167,7 @@ def test_concurrent_throw_ins_from_threads_serialise():
         try:
             services.apply_action(match.pk, user, str(action), version=version)
             results.append("ok")
-        except services.ActionRefused as refused:
+        except services.Refused as refused:
             results.append(refused.code)
         finally:
             connection.close()

@@ -92,7 +92,7 @@ def test_against_a_bot_the_rematch_starts_at_once():
 def test_a_spectator_cannot_ask_for_a_rematch():
     match, _people = finished_table()
     watcher = make_user("vera")
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.Refused) as refused:
         services.start_next_deal(match, watcher)
     assert refused.value.code == "not_seated"
     assert state(match.pk)[3] == [False, False]

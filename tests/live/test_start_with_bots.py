@@ -102,7 +102,7 @@ def test_a_started_table_is_not_started_again():
     services.start_match(match, host, bots="medium")
     match.refresh_from_db()
     version = match.version
-    with pytest.raises(services.ActionRefused, match="already started"):
+    with pytest.raises(services.Refused, match="already started"):
         services.start_match(match, host, bots="hard")
     match.refresh_from_db()
     assert match.version == version

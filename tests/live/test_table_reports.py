@@ -55,7 +55,7 @@ def test_a_suspended_player_is_told_why_and_until_when_at_join():
         suspension_reason="Insulting other players",
     )
     match = services.create_match(kira, RuleVariant.objects.get(slug="classic"), 2)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.Refused) as refused:
         services.join_match(match, lev)
     assert "suspended until" in refused.value.message
     assert "Insulting other players" in refused.value.message

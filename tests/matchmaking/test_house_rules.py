@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Match, RuleVariant
-from games.services import ActionRefused
+from games.services import Refused
 from matchmaking.house_rules import rule_tags, table_rules
 from matchmaking.models import HouseRuleBounds
 
@@ -76,7 +76,7 @@ def test_choices_within_the_bounds_make_the_tables_rules():
 def test_choices_beyond_the_bounds_are_refused_in_words(bounds, choice, words):
     classic = variant("classic", **bounds)
     players = choice.pop("players", 2)
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         table_rules(classic, players, choice)
     assert words in refused.value.message and refused.value.code == "house_rules"
 
@@ -85,7 +85,7 @@ def test_a_variant_without_bounds_lets_only_the_turn_time_change():
     classic = RuleVariant.objects.get(slug="classic")
     HouseRuleBounds.objects.filter(variant=classic).delete()
     assert table_rules(classic, 2, {"turn_seconds": "60"})[1] == 60
-    with pytest.raises(ActionRefused):
+    with pytest.raises(Refused):
         table_rules(classic, 2, {"deck_size": "24"})
 
 
@@ -192,7 +192,7 @@ def test_play_now_offers_only_decks_a_variant_of_the_game_deals_and_refuses_othe
     assert 24 not in choices["podkidnoy"]["6"]  # six hands of six need 36 cards
     assert 52 in choices["perevodnoy"]["2"]
     seeker = make_user()
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.create_seek(
             seeker,
             mode="podkidnoy",

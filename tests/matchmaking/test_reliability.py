@@ -13,7 +13,7 @@ from django.utils import timezone
 from durak.engine import Game
 from games import services as games
 from games.models import Deal, Match, RuleVariant, Seat
-from games.services import ActionRefused
+from games.services import Refused
 from history.reliability import reliability, reliability_of, score
 from matchmaking import services
 from matchmaking.models import Seek, TableMinimum
@@ -97,7 +97,7 @@ def test_a_table_below_its_minimum_refuses_the_player_and_changes_nothing():
     creator, quitter, other = make_user(), make_user(), make_user()
     abandoned_game(quitter, other)
     match = services.create_table(creator, classic(), 2, min_reliability=90)
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         games.join_match(match, quitter)
     assert refused.value.code == "reliability" and "83" in refused.value.message
     assert Seat.objects.filter(match=match, user=quitter).count() == 0

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Match, Seat
-from games.services import ActionRefused
+from games.services import Refused
 from history.models import Rating, RatingClass
 from matchmaking import services
 from matchmaking.models import Seek
@@ -117,7 +117,7 @@ def test_a_cancelled_seek_is_never_seated():
     assert services.pair_all() == []
     seek.refresh_from_db()
     assert seek.status == Seek.Status.CANCELLED and seek.match is None
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.cancel_seek(user)
     assert refused.value.code == "not_seeking"
 
@@ -125,7 +125,7 @@ def test_a_cancelled_seek_is_never_seated():
 def test_one_waiting_seek_per_player():
     user = make_user()
     services.create_seek(user, **wishes())
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.create_seek(user, **wishes(deck_size=52))
     assert refused.value.code == "seeking"
     assert Seek.objects.filter(user=user).count() == 1
@@ -137,7 +137,7 @@ def test_a_seek_flood_is_refused_and_changes_nothing(settings):
     for _ in range(3):
         services.create_seek(user, **wishes())
         services.cancel_seek(user)
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.create_seek(user, **wishes())
     assert refused.value.code == "rate_limited"
     assert not Seek.objects.filter(user=user, status=Seek.Status.WAITING).exists()
@@ -145,7 +145,7 @@ def test_a_seek_flood_is_refused_and_changes_nothing(settings):
 
 def test_a_table_that_cannot_be_dealt_is_refused():
     user = make_user()
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.create_seek(user, **wishes(players=5, deck_size=24))
     assert "24" in refused.value.message and refused.value.code == "rules"
     assert not Seek.objects.exists()
@@ -153,7 +153,7 @@ def test_a_table_that_cannot_be_dealt_is_refused():
 
 def test_a_suspended_player_cannot_seek():
     user = make_user(suspended_forever=True)
-    with pytest.raises(ActionRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.create_seek(user, **wishes())
     assert refused.value.code == "suspended"
     assert not Seek.objects.exists()

@@ -98,7 +98,7 @@ def test_a_refused_move_at_the_service_is_logged_without_cards() -> None:
     other = 1 - mover
     card = game.hand(other)[0]
     users = {0: host, 1: guest}
-    with Capture() as capture, pytest.raises(services.ActionRefused):
+    with Capture() as capture, pytest.raises(services.Refused):
         services.apply_action(
             match.pk, users[mover], f"{mover} attack {card}", version=match.version
         )

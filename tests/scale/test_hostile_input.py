@@ -316,12 +316,12 @@ async def test_another_users_private_table_is_closed() -> None:
         waiting = services.create_match(
             users[0], RuleVariant.objects.get(slug="classic"), 3, is_private=True
         )
-        with pytest.raises(services.ActionRefused):
+        with pytest.raises(services.Refused):
             services.join_match(waiting, stranger)
-        with pytest.raises(services.ActionRefused):
+        with pytest.raises(services.Refused):
             services.join_match(waiting, stranger, token="wrong")
         assert not Seat.objects.filter(user=stranger).exists()
-        with pytest.raises(services.ActionRefused):
+        with pytest.raises(services.Refused):
             services.post_chat(match.pk, stranger, "hi")
 
     await db(http)

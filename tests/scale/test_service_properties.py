@@ -186,7 +186,7 @@ def _play(slug: str, players: int, steps: list[tuple[str, int]], clock: Clock) -
                 action = rng.choice(game.legal_actions())
                 text, sender = str(action), users[action.seat]
                 version = match.version - 1 - pick % 3
-            with pytest.raises(services.ActionRefused):
+            with pytest.raises(services.Refused):
                 services.apply_action(match_id, sender, text, version=version)
             assert table_fingerprint(match_id) == before, f"{kind} {text!r} changed the table"
         elif kind == "timeout":

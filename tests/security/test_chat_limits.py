@@ -31,7 +31,7 @@ def test_parallel_chat_of_one_user_never_beats_the_limit(settings, round_: int) 
         try:
             start.wait()
             services.post_chat(match.pk, users[0], f"line {number}")
-        except services.ActionRefused as refused:
+        except services.Refused as refused:
             refusals.append(refused.code)
         finally:
             connections.close_all()
@@ -90,7 +90,7 @@ def test_parallel_sockets_of_one_user_never_beat_the_limit(
 def test_unprintable_chat_is_refused_and_stores_nothing(text: str) -> None:
     match, users = two_player_table()
     before = table_fingerprint(match.pk)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.Refused) as refused:
         services.post_chat(match.pk, users[0], text)
     assert refused.value.code == "unprintable"
     assert table_fingerprint(match.pk) == before

@@ -28,8 +28,8 @@ def suspend_behind_its_back(user) -> None:
     assert not user.is_suspended  # the object the caller holds still says otherwise
 
 
-def refused_as_suspended(call, *args, **kwargs) -> services.ActionRefused:
-    with pytest.raises(services.ActionRefused) as refused:
+def refused_as_suspended(call, *args, **kwargs) -> services.Refused:
+    with pytest.raises(services.Refused) as refused:
         call(*args, **kwargs)
     assert refused.value.code == "suspended"
     assert "cheating" in refused.value.message
@@ -78,7 +78,7 @@ def test_a_muted_user_held_from_before_cannot_chat() -> None:
         muted_until=timezone.now() + datetime.timedelta(hours=1)
     )
     before = table_fingerprint(match.pk)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.Refused) as refused:
         services.post_chat(match.pk, users[0], "shh")
     assert refused.value.code == "muted"
     assert table_fingerprint(match.pk) == before

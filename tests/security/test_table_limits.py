@@ -135,7 +135,7 @@ def test_starting_a_waiting_table_with_bots_past_the_cap_is_refused(settings):
     waiting = services.create_match(host, classic, 3)
     bot_table(host)
     bot_table(host)
-    with pytest.raises(services.ActionRefused, match="2 tables with bots open") as refused:
+    with pytest.raises(services.Refused, match="2 tables with bots open") as refused:
         services.start_match(waiting, host, bots="hard")
     assert refused.value.code == "bot_tables"
     waiting.refresh_from_db()
@@ -150,7 +150,7 @@ def test_a_rematch_against_bots_past_the_cap_is_refused(settings):
     services.resign(first.pk, player)
     bot_table(player)
     bot_table(player)
-    with pytest.raises(services.ActionRefused, match="2 tables with bots open"):
+    with pytest.raises(services.Refused, match="2 tables with bots open"):
         services.start_next_deal(first.pk, player)
     first.refresh_from_db()
     assert first.status == Match.Status.FINISHED

@@ -114,7 +114,7 @@ def test_the_migration_renames_only_the_seeded_names():
 def test_a_house_rule_refusal_names_the_variant_in_the_readers_language():
     from django.utils import translation
 
-    from games.services import ActionRefused
+    from games.services import Refused
     from matchmaking.house_rules import table_rules
     from matchmaking.models import HouseRuleBounds
 
@@ -122,6 +122,6 @@ def test_a_house_rule_refusal_names_the_variant_in_the_readers_language():
     HouseRuleBounds.objects.update_or_create(
         variant=short, defaults={"deck_24": True, "deck_36": False, "deck_52": False}
     )
-    with translation.override("ru"), pytest.raises(ActionRefused) as refused:
+    with translation.override("ru"), pytest.raises(Refused) as refused:
         table_rules(short, 2, {"deck_size": "52"})
     assert refused.value.message == "В «24 карты» не играют колодой из 52 карт."
