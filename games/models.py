@@ -67,19 +67,10 @@ class RuleVariant(models.Model):
     slug = models.SlugField(_("slug"), unique=True)
     name = models.CharField(_("name"), max_length=80)
     description = models.TextField(_("description"), blank=True)
-    # An admin's variant is named in both languages here; the standard variants' names
-    # come from the catalogue (games/variant_words.py) and leave these empty.
-    name_ru = models.CharField(
-        _("name in Russian"),
-        max_length=80,
-        blank=True,
-        help_text=_("Shown to readers of the Russian site; empty: the name above."),
-    )
-    description_ru = models.TextField(
-        _("description in Russian"),
-        blank=True,
-        help_text=_("Shown to readers of the Russian site; empty: the description above."),
-    )
+    # An admin's variant in Russian, for readers of the Russian site (empty: the words
+    # above); the standard variants' Russian is in the catalogue (games/variant_words.py).
+    name_ru = models.CharField(_("name in Russian"), max_length=80, blank=True)
+    description_ru = models.TextField(_("description in Russian"), blank=True)
     is_active = models.BooleanField(_("active"), default=True)
     ordering = models.PositiveSmallIntegerField(_("ordering"), default=0)
 

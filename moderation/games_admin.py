@@ -84,7 +84,11 @@ class RuleVariantAdmin(admin.ModelAdmin):
                     "description_ru",
                     "is_active",
                     "ordering",
-                ]
+                ],
+                "description": _(
+                    "Readers of the Russian site see the name and description in Russian; "
+                    "left empty, they see the English ones."
+                ),
             },
         ),
         (_("Table"), {"fields": ["min_players", "max_players", "deck_size", "hand_size"]}),

@@ -34,21 +34,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="rulevariant",
             name="name_ru",
-            field=models.CharField(
-                blank=True,
-                help_text="Shown to readers of the Russian site; empty: the name above.",
-                max_length=80,
-                verbose_name="name in Russian",
-            ),
+            field=models.CharField(blank=True, max_length=80, verbose_name="name in Russian"),
         ),
         migrations.AddField(
             model_name="rulevariant",
             name="description_ru",
-            field=models.TextField(
-                blank=True,
-                help_text="Shown to readers of the Russian site; empty: the description above.",
-                verbose_name="description in Russian",
-            ),
+            field=models.TextField(blank=True, verbose_name="description in Russian"),
         ),
         migrations.RunPython(rename, rename_back),
     ]

@@ -97,6 +97,7 @@ def test_the_admin_edits_the_russian_words(admin_client, admins_variant):
     html = admin_client.get(url).content.decode()
     assert 'name="name_ru"' in html and 'name="description_ru"' in html
     assert 'value="Королевский дурак"' in html
+    assert "Readers of the Russian site see the name and description in Russian" in html
 
 
 def test_the_migration_renames_only_the_seeded_names():
