@@ -50,13 +50,13 @@ def request_hint(match_id: int, user: Any, channel_name: str = "") -> HintReques
     if match is None:
         raise Refused(_("There is no such table."), status=404)
     if match.is_rated:
-        raise Refused(_("Hints are only available in unrated games."))
+        raise Refused(_("Hints are only available in unrated games."), status=403)
     if match.seed:
         # A fixed deal (the daily deal) is compared across everyone who plays it.
-        raise Refused(_("A fixed deal is played without hints: everyone plays it alone."))
+        raise Refused(_("A fixed deal is played without hints: everyone plays it alone."), status=403)
     seat = Seat.objects.filter(match=match, user_id=user.pk).first()
     if seat is None:
-        raise Refused(_("Only a player at this table may ask for a hint."))
+        raise Refused(_("Only a player at this table may ask for a hint."), status=403)
     if match.status != Match.Status.PLAYING or not match.state:
         raise Refused(_("There is no game in progress."), status=409)
     game = Game.from_snapshot(match.state)
