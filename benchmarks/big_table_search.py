@@ -9,7 +9,8 @@ still in, in seeded 52-card games played mostly by ``medium`` (as the tests make
 plus ``durak/tests/bots/data/seven-seat-hard-search.json``. At each, the hard bot chooses a
 move at the live budget (600 playouts, reproducible) with several seeds; every search
 runs in a child process of its own, this tree's and ``--old``'s taking turns, so the two
-see the same machine at the same moments. A search is cut at ``--cap`` seconds of CPU
+see the same machine at the same moments (a tree from before ``durak/`` was a package
+runs the script as it was at 1c0b4a8). A search is cut at ``--cap`` seconds of CPU
 and counted as unanswered. Prints, per tree, the CPU a move (mean, p99, largest), the
 searches cut, and the largest peak resident memory of a child.
 """
@@ -34,11 +35,7 @@ from durak.tests.bots.test_search_bounds import SEVEN_SEATS, empty_talon_positio
 # Runs in the child, in the tree under test: one search, then its CPU and peak memory.
 CHILD = """
 import json, random, resource, signal, sys, time
-try:
-    from durak import Game, bots
-except ImportError:  # a tree from before the rules and bots were a package of their own
-    from games.engine import Game
-    from games import bots
+from durak import Game, bots
 job = json.load(sys.stdin)
 def cut(*_):
     raise TimeoutError
