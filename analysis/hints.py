@@ -53,7 +53,9 @@ def request_hint(match_id: int, user: Any, channel_name: str = "") -> HintReques
         raise Refused(_("Hints are only available in unrated games."), status=403)
     if match.seed:
         # A fixed deal (the daily deal) is compared across everyone who plays it.
-        raise Refused(_("A fixed deal is played without hints: everyone plays it alone."), status=403)
+        raise Refused(
+            _("A fixed deal is played without hints: everyone plays it alone."), status=403
+        )
     seat = Seat.objects.filter(match=match, user_id=user.pk).first()
     if seat is None:
         raise Refused(_("Only a player at this table may ask for a hint."), status=403)
@@ -184,7 +186,11 @@ def suggest(
 ) -> Action:
     """The hard bot's move for the seat, at ``GAMES_HINT_PLAYOUTS`` playouts; ``stop``
     may end the search early (see ``Budget.stop``)."""
-    budget = Budget(iterations=setting("GAMES_HINT_PLAYOUTS"), stop=stop)
+    budget = Budget(
+        iterations=setting("GAMES_HINT_PLAYOUTS"),
+        stop=stop,
+        cpu_seconds=setting("GAMES_SEARCH_CPU_SECONDS"),
+    )
     action = get_bot("hard").choose_action(knowledge, rng, budget)
     if action is None:
         # The search would wait for the defender here; suggest the seat's safest move.

@@ -224,6 +224,9 @@ GAMES_BOT_DELAY = env_floats("GAMES_BOT_DELAY", "0.7,1.6")
 GAMES_BOT_PLAYOUTS = int(os.environ.get("GAMES_BOT_PLAYOUTS", "600"))
 # A hint is the same search, longer (also on a bot worker).
 GAMES_HINT_PLAYOUTS = int(os.environ.get("GAMES_HINT_PLAYOUTS", "1500"))
+# Whatever its playouts, a search (a bot's move or a hint) stops after this much CPU:
+# some positions at 6-8 seats have playouts far longer than a deal's first move's.
+GAMES_SEARCH_CPU_SECONDS = float(os.environ.get("GAMES_SEARCH_CPU_SECONDS", "3"))
 # Tables with bots one user may have waiting or playing at once: the workers' searches
 # are shared between people, and this keeps one person's share to a few tables.
 GAMES_BOT_TABLES_PER_USER = int(os.environ.get("GAMES_BOT_TABLES_PER_USER", "3"))

@@ -55,6 +55,7 @@ def choose_action(
                 setting("GAMES_BOT_PLAYOUTS"),
                 reproducible=bool(seed),
                 stop=stop,
+                cpu_seconds=setting("GAMES_SEARCH_CPU_SECONDS"),
             )
         except Exception:  # A faulty bot must not stall the table: fall back below.
             logger.exception("bot %s failed; a random legal move is played", level)

@@ -16,6 +16,8 @@ DEFAULTS: dict[str, Any] = {
     "GAMES_BOT_LEASE_SECONDS": 10.0,
     # The hard bot's search per move, in playouts (see durak_site/settings.py).
     "GAMES_BOT_PLAYOUTS": 600,
+    # The CPU a search may spend at most, whatever its playouts (ditto).
+    "GAMES_SEARCH_CPU_SECONDS": 3.0,
     # Tables with bots one user may have waiting or playing at once (ditto).
     "GAMES_BOT_TABLES_PER_USER": 3,
     # A bot worker claims a bot's turn this long before it is due and searches while

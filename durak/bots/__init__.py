@@ -56,6 +56,7 @@ def choose(
     *,
     reproducible: bool = False,
     stop: Callable[[], bool] | None = None,
+    cpu_seconds: float | None = None,
 ) -> Action | None:
     """The bot's action for ``knowledge.seat``.
 
@@ -63,12 +64,14 @@ def choose(
     a live bot keeps its strength on a loaded machine (it answers later instead).
     ``reproducible`` (with ``playouts``) makes the action depend on the knowledge and
     the rng alone (see ``Budget.reproducible``). ``stop`` may end the search early
-    (see ``Budget.stop``).
+    (see ``Budget.stop``); ``cpu_seconds`` replaces the default cap on its CPU.
     """
     if playouts is None:
         budget = dataclasses.replace(DEFAULT_BUDGET, stop=stop)
     else:
         budget = Budget(iterations=playouts, reproducible=reproducible, stop=stop)
+    if cpu_seconds is not None:
+        budget = dataclasses.replace(budget, cpu_seconds=cpu_seconds)
     return get_bot(level).choose_action(knowledge, rng, budget)
 
 

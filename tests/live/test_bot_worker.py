@@ -97,7 +97,7 @@ def test_a_bot_worker_killed_mid_search_loses_nothing_and_the_next_plays_once(se
     match, _ = bot_table("hard", bot_leads=True)
     due = match.bot_due_at
     # A search far longer than the test: the worker is surely inside it when killed.
-    worker = start_bot_worker(GAMES_BOT_PLAYOUTS="100000000")
+    worker = start_bot_worker(GAMES_BOT_PLAYOUTS="100000000", GAMES_SEARCH_CPU_SECONDS="600")
     try:
         deadline = time.monotonic() + 60
         while Match.objects.get(pk=match.pk).bot_due_at == due:

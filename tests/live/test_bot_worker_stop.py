@@ -38,6 +38,7 @@ def stop_signal_soon() -> Iterator[BotWorker]:
 def test_a_stop_ends_the_search_in_hand_and_gives_its_turn_back(settings, stop_signal_soon):
     # A search of seconds of CPU: whatever ends it within the test is the stop.
     settings.GAMES_BOT_PLAYOUTS = 100_000_000
+    settings.GAMES_SEARCH_CPU_SECONDS = 600
     match, _ = bot_table("hard", bot_leads=True)
     due = match.bot_due_at
     started = time.monotonic()
@@ -55,6 +56,7 @@ def test_a_stop_ends_the_search_in_hand_and_gives_its_turn_back(settings, stop_s
 
 def test_a_stop_ends_the_hint_in_hand_and_gives_it_back(settings, stop_signal_soon):
     settings.GAMES_HINT_PLAYOUTS = 100_000_000
+    settings.GAMES_SEARCH_CPU_SECONDS = 600
     match, user, _seat = unrated_table_to_act()
     hint = hints.request_hint(match.pk, user)
     with pytest.raises(StopRequested):

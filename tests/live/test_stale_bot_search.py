@@ -32,6 +32,7 @@ def test_a_search_nobody_wants_any_more_stops_at_its_next_look_and_plays_nothing
 ):
     # Without the drop, this search would run to its CPU cap (seconds).
     settings.GAMES_BOT_PLAYOUTS = 10_000_000
+    settings.GAMES_SEARCH_CPU_SECONDS = 600
     match, _ = bot_table("hard", bot_leads=True)
     claim = claim_due_bot_turn(timezone.now() + timedelta(seconds=5))
     assert claim is not None and claim.match_id == match.pk

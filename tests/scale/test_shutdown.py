@@ -32,7 +32,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 STOP_WITHIN = 2.0
 # Work that cannot end by itself during the test: whatever stops it is the stop.
-ENDLESS = {"GAMES_BOT_PLAYOUTS": "100000000", "ANALYSIS_SECONDS": "60", "GAMES_BOT_DELAY": "0,0"}
+ENDLESS = {
+    "GAMES_BOT_PLAYOUTS": "100000000",
+    "GAMES_SEARCH_CPU_SECONDS": "600",
+    "ANALYSIS_SECONDS": "60",
+    "GAMES_BOT_DELAY": "0,0",
+}
 QUICK = {"GAMES_BOT_PLAYOUTS": "20", "ANALYSIS_SECONDS": "0.002", "ANALYSIS_SAMPLES": "2"}
 
 

@@ -114,3 +114,10 @@ def test_a_search_its_caller_stops_ends_at_the_next_poll():
     # Asked every fraction of a second while it runs, and the budget is seconds of
     # work: asked once means it ended at the first answer.
     assert len(asked) == 1
+
+
+def test_a_search_stops_at_its_cpu_cap_whatever_its_playouts():
+    game, seat = empty_talon_position(8, 0)
+    with at_most_cpu(CPU_SECONDS):
+        action = choose("hard", game.knowledge(seat), random.Random(0), 10**8, cpu_seconds=0.3)
+    assert action in game.legal_actions(seat)
