@@ -69,10 +69,6 @@ def _answered_hint_html(hint_id: int, user_id: int) -> str | None:
     return None if answered is None else hints.render_answer(answered)
 
 
-def _invite_notice_html(user: Any) -> str:
-    return render_invite_notice(user, oob=True)
-
-
 def _collecting_call(
     function: Any, match_id: int, user: Any, *args: Any, **kwargs: Any
 ) -> tuple[Any, Any, list[services.Push]]:
@@ -376,4 +372,4 @@ class TableSocket(GuardedSocket):
     async def invite_received(self, event: dict[str, Any]) -> None:
         """A friend invited this socket's user (sent to each of the user's open sockets
         by ``friends.services``): the page's invite notice."""
-        await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))
+        await self.send(text_data=await db_call(render_invite_notice)(self.scope["user"], oob=True))

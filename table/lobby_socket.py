@@ -42,10 +42,6 @@ def _play_panel_html(user: Any) -> str:
     return render_panel(user, oob=True)
 
 
-def _invite_notice_html(user: Any) -> str:
-    return render_invite_notice(user, oob=True)
-
-
 class LobbySocket(GuardedSocket):
     """``/ws/lobby/``: the open-tables list, pushed whenever a table opens or fills,
     and the user's "Play now" panel when their seek is seated.
@@ -118,4 +114,4 @@ class LobbySocket(GuardedSocket):
 
     async def invite_received(self, event: dict[str, Any]) -> None:
         """A friend invited this socket's user: the lobby's invite notice."""
-        await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))
+        await self.send(text_data=await db_call(render_invite_notice)(self.scope["user"], oob=True))
