@@ -23,6 +23,9 @@ DEFAULTS: dict[str, Any] = {
     # A bot worker claims a bot's turn this long before it is due and searches while
     # the bot "thinks", so the move lands on time rather than a search late.
     "GAMES_BOT_HEAD_START_SECONDS": 1.0,
+    # The shortest pause of a bot at a table of many bots (the delay shrinks with their
+    # number, games/bot_speed.py): the felt's animations take about 0.4 s.
+    "GAMES_BOT_DELAY_FLOOR": 0.4,
     # The longest a bot worker idles between looks for due bot moves and hints.
     "GAMES_BOT_WORKER_IDLE_SECONDS": 0.1,
     "GAMES_AUTO_START": True,

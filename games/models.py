@@ -17,6 +17,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from durak.engine import Rules
+from games.bot_speed import BotSpeed
 from games.variant_words import variant_name
 
 # The rules a variant plays by (the admin shows them together); RULE_FIELDS adds the
@@ -276,6 +277,9 @@ class Match(models.Model):
         _("invite token"), max_length=32, default=new_invite_token, unique=True
     )
     is_rated = models.BooleanField(_("rated"), default=True)
+    bot_speed = models.CharField(  # How soon its bots move (games.bot_speed).
+        _("bots' speed"), max_length=8, choices=BotSpeed.choices, default=BotSpeed.NORMAL
+    )
     # A fixed deal (the daily deal): its deck is shuffled by this seed and its bots'
     # random choices are seeded from it and the move number, so the same moves by a
     # person always meet the same replies.  Empty: a deal shuffled at random.

@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.bot_strength import bot_choices
-from games.models import RuleVariant
+from games.models import BotSpeed, RuleVariant
 from games.variant_words import variant_name
 
 MAX_SEATS = 8
@@ -42,6 +42,14 @@ class CreateTableForm(forms.Form):
         label=_("Private table"),
         required=False,
         help_text=_("Only people with the invite link can join."),
+    )
+    bot_speed = forms.ChoiceField(
+        label=_("Bots' speed"),
+        choices=BotSpeed.choices,
+        initial=BotSpeed.NORMAL,
+        required=False,
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": _("Choose the bots' speed: normal or fast.")},
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -83,4 +91,5 @@ class CreateTableForm(forms.Form):
             if data.get(f"seat_{number}"):
                 self.add_error(f"seat_{number}", _("This table has no such seat."))
         data["bots"] = [data.get(f"seat_{number}") or "" for number in range(1, players)]
+        data["bot_speed"] = data.get("bot_speed") or BotSpeed.NORMAL
         return data

@@ -27,7 +27,7 @@ from history.models import Rating
 from history.services import rating_class_for
 from matchmaking import services as matchmaking
 from matchmaking.forms import HouseRulesForm
-from matchmaking.house_rules import allowed_choices, table_rules
+from matchmaking.house_rules import allowed_choices, match_tags, table_name, table_rules
 from matchmaking.views import panel_context
 from table import rendering
 from table.forms import CreateTableForm
@@ -41,6 +41,11 @@ def lobby_context(user) -> dict:
         **friends.panel(user),
         # What the variants' house rule bounds allow, for the forms to grey out the rest.
         "house_choices": allowed_choices(),
+        # What each variant's "As in the variant" keeps, for the form to name it.
+        "house_kept": {
+            str(variant.pk): HouseRulesForm().kept_labels(variant)
+            for variant in CreateTableForm.base_fields["variant"].queryset
+        },
         "seek_choices": matchmaking.seek_choices(),
     }
 
@@ -81,9 +86,9 @@ def _public_queryset(viewer: Any, status: str) -> QuerySet[Match]:
 
 
 def _labelled(tables: list[Match]) -> list[Match]:
-    """``tables``, each with its variant's name in the reader's words."""
+    """``tables``, each named in the reader's words as its house rules play it."""
     for table in tables:
-        table.variant_label = variant_name(table.variant)
+        table.variant_label = table_name(table.variant, table.engine_rules)
     return tables
 
 
@@ -159,28 +164,44 @@ def _my_tables(user) -> list[Match]:
     )
 
 
+def _shown_variant(form: CreateTableForm) -> Any:
+    """The variant the new-table form shows chosen: the posted one, else the first."""
+    chosen = form["variant"].value()
+    offered = form.fields["variant"].queryset
+    return offered.filter(pk=chosen).first() if str(chosen).isdigit() else offered.first()
+
+
+def _house_form(form: CreateTableForm, data: Any = None) -> HouseRulesForm:
+    """The house rules form beside ``form``: only choices some variant allows, each
+    "As in the variant" naming the shown variant's rule."""
+    return HouseRulesForm(data, variant=_shown_variant(form), offered=allowed_choices())
+
+
 def lobby(
     request: HttpRequest,
     form: CreateTableForm | None = None,
     house: HouseRulesForm | None = None,
 ) -> HttpResponse:
+    form = form or CreateTableForm()
     context = {
         "tables": open_tables(request.user),
         **live_tables(request.user),
         "my_tables": _my_tables(request.user),
-        "form": form or CreateTableForm(),
-        "house_form": house or HouseRulesForm(),
+        "form": form,
+        "house_form": house or _house_form(form),
         "counts": matchmaking.lobby_counts(),
     }
     if request.user.is_authenticated:
         context.update(lobby_context(request.user))
-    return render(request, "table/lobby.html", context, status=400 if form else 200)
+    status = 400 if form.is_bound else 200
+    return render(request, "table/lobby.html", context, status=status)
 
 
 @login_required
 @require_POST
 def create_table(request: HttpRequest) -> HttpResponse:
-    form, house = CreateTableForm(request.POST), HouseRulesForm(request.POST)
+    form = CreateTableForm(request.POST)
+    house = _house_form(form, request.POST)
     if not (form.is_valid() and house.is_valid()):
         return lobby(request, form, house)
     variant, players = form.cleaned_data["variant"], form.cleaned_data["players"]
@@ -193,12 +214,14 @@ def create_table(request: HttpRequest) -> HttpResponse:
             players,
             is_private=form.cleaned_data["is_private"],
             bots=form.cleaned_data["bots"],
+            bot_speed=form.cleaned_data["bot_speed"],
             rules=rules,
             turn_seconds=turn_seconds,
             min_reliability=house.cleaned_data["min_reliability"],
         )
     except Refused as refused:
-        form.add_error(None, refused.message)
+        # A house rule refused is said among the house rules, their box kept open.
+        (house if refused.code == "house_rules" else form).add_error(None, refused.message)
         return lobby(request, form, house)
     return redirect("table:table", match.pk)
 
@@ -210,6 +233,9 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     if viewer is None:
         raise Http404
     context = rendering.table_context(match, viewer)
+    # Named and tagged as its house rules play it ("perevodnoy · 24 cards · 30 s a move").
+    context["variant_name"] = table_name(match.variant, match.engine_rules)
+    context["rule_tags"] = match_tags(match)
     context["ws_url"] = f"/ws/games/{match.pk}/"
     context["can_join"] = viewer.seat is None and match.status == Match.Status.WAITING
     context.update(table_extras(match, request.user, seated=viewer.seat is not None))

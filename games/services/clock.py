@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from durak.engine import Game
+from games.bot_speed import bots_between_turns, scaled_delay
 from games.conf import setting
 from games.models import Match, Seat
 
@@ -71,9 +72,18 @@ def schedule(match: Match, seats: list[Seat], game: Game, now: datetime) -> None
         return
     movers = {turn.seat for turn in game.to_act() if game.legal_actions(turn.seat)}
     bots = [s for s in seats if s.is_bot and s.number in movers]
-    match.bot_due_at = now + bot_delay() if bots else None
+    match.bot_due_at = now + bot_delay(match, seats, game) if bots else None
 
 
-def bot_delay() -> timedelta:
+def bot_delay(match: Match, seats: list[Seat], game: Game) -> timedelta:
+    """The pause before a bot's move at this table: the configured one, shared out among
+    the bots a person waits for between turns and scaled by the table's bots' speed."""
     low, high = setting("GAMES_BOT_DELAY")
-    return timedelta(seconds=random.uniform(low, high))
+    out = set(game.out_order)
+    in_deal = [s for s in seats if s.number not in out]
+    bots = sum(1 for s in in_deal if s.is_bot)
+    between = bots_between_turns(bots, len(in_deal) - bots)
+    seconds = scaled_delay(
+        random.uniform(low, high), between, match.bot_speed, setting("GAMES_BOT_DELAY_FLOOR")
+    )
+    return timedelta(seconds=seconds)

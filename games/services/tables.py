@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from durak.engine import Game, Rules
 from durak.engine import Match as EngineMatch
 from games.conf import setting
-from games.models import BotLevel, Deal, Match, Move, RuleVariant, Seat, SocketPresence
+from games.models import BotLevel, BotSpeed, Deal, Match, Move, RuleVariant, Seat, SocketPresence
 from games.seat_rules import check_seat
 from games.services.common import (
     Refused,
@@ -52,6 +52,7 @@ def create_match(
     turn_seconds: int | None = None,
     is_rated: bool = True,
     seed: str = "",
+    bot_speed: str = BotSpeed.NORMAL,
 ) -> Match:
     """Open a table with the creator in seat 0.
 
@@ -59,7 +60,8 @@ def create_match(
     not named wait for players.  The table starts by itself once every seat is taken.
     ``rules`` and ``turn_seconds`` replace the variant's for this table: the caller
     has checked them against the variant (the matchmaking picks the deck, say).
-    ``seed`` fixes the deal and the bots' random choices (``Match.seed``).
+    ``seed`` fixes the deal and the bots' random choices (``Match.seed``);
+    ``bot_speed`` is how soon its bots move (``games.bot_speed``).
     """
     refuse_suspended(creator)
     if not variant.is_active:
@@ -76,6 +78,8 @@ def create_match(
         raise Refused(_("There are more bots than free seats."), code="bots")
     if any(level and level not in BotLevel.values for level in levels):
         raise Refused(_("Unknown bot level."), code="bots")
+    if bot_speed not in BotSpeed.values:
+        raise Refused(_("Choose the bots' speed: normal or fast."), code="bot_speed")
     teams = rules.team_of
     with transaction.atomic():
         match = Match.objects.create(
@@ -88,6 +92,7 @@ def create_match(
             turn_seconds=turn_seconds or variant.turn_seconds,
             reconnect_seconds=variant.reconnect_seconds,
             seed=seed,
+            bot_speed=bot_speed,
         )
         Seat.objects.bulk_create(
             Seat(

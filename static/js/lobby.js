@@ -26,8 +26,17 @@
       const select = el.querySelector("select");
       if (!active) select.value = "";
     });
+    // The bots' speed matters only to a table with a bot.
+    const speed = form.querySelector(".bot-speed");
+    if (speed) {
+      const seats = form.querySelectorAll(".seat-choice:not([hidden]) select");
+      speed.hidden = !Array.from(seats).some((select) => select.value);
+    }
   }
   players.addEventListener("input", update);
+  form.addEventListener("change", (event) => {
+    if (event.target.closest(".seat-choice")) update();
+  });
   if (variant) {
     variant.addEventListener("change", () => {
       bound();
