@@ -4,6 +4,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from matchmaking.models import TURN_SECONDS, Game, Speed
 
@@ -132,3 +133,82 @@ class HouseRulesForm(forms.Form):
         required=False,
         choices=turn_choices,
     )
+
+    def __init__(
+        self,
+        *args: Any,
+        variant: Any = None,
+        offered: dict[str, dict[str, list[str]]] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """``variant``: the one the page shows chosen, whose rule each "As in the
+        variant" names; ``offered``: the choices each variant allows (by variant id),
+        so a choice no variant allows is not on the form at all."""
+        super().__init__(*args, **kwargs)
+        for name in HOUSE_RULES:
+            field = self.fields[name]
+            if offered is not None:
+                anywhere = {value for allowed in offered.values() for value in allowed[name]}
+                field.choices = [(v, label) for v, label in field.choices if v in anywhere or not v]
+            if variant is not None:
+                field.choices = [("", self.kept_labels(variant)[name]), *field.choices[1:]]
+
+    def kept_labels(self, variant: Any) -> dict[str, str]:
+        """Each house rule's "As in the variant (everyone)": the variant's own rule."""
+        words = {}
+        for name, value in kept_values(variant).items():
+            known = dict(self.base_fields[name].choices)
+            if name == "turn_seconds":
+                known = dict(turn_choices())
+            said = str(known.get(value) or value)
+            said = said if name == "turn_seconds" else said[:1].lower() + said[1:]
+            words[name] = _("As in the variant (%(rule)s)") % {"rule": said}
+        return words
+
+
+# The house rules a variant's bounds govern (the least reliability is the creator's own).
+HOUSE_RULES = (
+    "deck_size",
+    "throw_in",
+    "transfer",
+    "first_bout_limit",
+    "trump_six_swap",
+    "turn_seconds",
+)
+
+
+def kept_values(variant: Any) -> dict[str, str]:
+    """The variant's own value of each house rule, as the form's choices name them
+    (words where no choice does: "auto" who throws in, an unusual first bout limit)."""
+    if variant.mode == "podkidnoy":
+        transfer = "off"
+    else:
+        transfer = "trump_show" if variant.trump_show_transfer else "on"
+    throw_in = variant.throw_in
+    if throw_in == "auto":
+        # The engine's default: everyone up to four players, the neighbours from five.
+        if variant.max_players <= 4:
+            throw_in = "all"
+        elif variant.min_players >= 5:
+            throw_in = "neighbours"
+        else:
+            throw_in = str(_("everyone; from 5 players, neighbours only"))
+    elif throw_in == "attacker":
+        throw_in = str(_("the attacker only"))
+    limit = variant.first_bout_limit
+    if limit is None:
+        first_bout = "none"
+    elif limit == 5:
+        first_bout = "5"
+    else:
+        first_bout = ngettext("up to %(cards)d card", "up to %(cards)d cards", limit) % {
+            "cards": limit
+        }
+    return {
+        "deck_size": str(variant.deck_size),
+        "throw_in": throw_in,
+        "transfer": transfer,
+        "first_bout_limit": first_bout,
+        "trump_six_swap": "on" if variant.trump_six_swap else "off",
+        "turn_seconds": str(variant.turn_seconds),
+    }

@@ -14,12 +14,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from durak.engine import Rules
+from durak.engine.rules import MAX_PLAYERS
 from games.models import RuleVariant
 from games.services import Refused
+from games.variant_words import variant_name
 from matchmaking.forms import HOUSE_TURNS
-from matchmaking.models import HouseRuleBounds
+from matchmaking.models import HouseRuleBounds, TableMinimum
 
 THROW_IN = ("all", "neighbours")
 TRANSFER = ("off", "on", "trump_show")
@@ -111,14 +114,36 @@ def table_rules(
             )
         turn_seconds = int(turn)
 
+    _refuse_conflicts({**dataclasses.asdict(rules), **changes})
     try:
         return dataclasses.replace(rules, **changes), turn_seconds
-    except ValueError:
-        deck_size = changes.get("deck_size", rules.deck_size)
+    except ValueError as conflict:
+        # Every conflict a choice on the form can make is named above; this is one the
+        # variant itself makes with these choices, which no house rule words better.
         raise _refuse(
-            _("A %(deck)d-card deck is not enough for %(players)d players.")
-            % {"deck": deck_size, "players": players}
-        ) from None
+            _("These house rules do not go together in %(variant)s.") % {"variant": name}
+        ) from conflict
+
+
+def _refuse_conflicts(rules: dict[str, Any]) -> None:
+    """Refuse, naming the conflict, house rules that the engine cannot deal together."""
+    deck, players, hand = rules["deck_size"], rules["players"], rules["hand_size"]
+    if rules["trump_six_swap"] and deck == 24:
+        raise _refuse(
+            _(
+                "The trump six swap needs sixes, and a 24-card deck starts at nines: choose 36 or 52 cards, or no swap."
+            )
+        )
+    most = MAX_PLAYERS if deck == 52 else 6
+    if players > most or players * hand > deck:
+        raise _refuse(
+            ngettext(
+                "A %(deck)d-card deck is not enough for %(players)d player: each is dealt %(hand)d cards.",
+                "A %(deck)d-card deck is not enough for %(players)d players: each is dealt %(hand)d cards.",
+                players,
+            )
+            % {"deck": deck, "players": players, "hand": hand}
+        )
 
 
 # Each house rule's choices on the new-table form, "" (as in the variant) left out.
@@ -159,7 +184,11 @@ def allowed_choices() -> dict[str, dict[str, list[str]]]:
 
 def rule_tags(rules: Rules, turn_seconds: int) -> list[str]:
     """A table's rules as short tags: game, deck, transfer, who throws in, the rest."""
-    tags = [_("perevodnoy") if rules.mode == "perevodnoy" else _("podkidnoy"), str(rules.deck_size)]
+    cards = ngettext("%(cards)d card", "%(cards)d cards", rules.deck_size)
+    tags = [
+        _("perevodnoy") if rules.mode == "perevodnoy" else _("podkidnoy"),
+        cards % {"cards": rules.deck_size},
+    ]
     if rules.trump_show_transfer:
         tags.append(_("transfer by a trump"))
     if rules.teams:
@@ -178,4 +207,33 @@ def rule_tags(rules: Rules, turn_seconds: int) -> list[str]:
     if rules.one_winner:
         tags.append(_("one winner"))
     tags.append(_("%(seconds)d s a move") % {"seconds": turn_seconds})
+    return tags
+
+
+def table_name(variant: RuleVariant, rules: Rules) -> str:
+    """A table's name in the reader's words: its variant's, unless house rules change
+    what that name says (the game, the transfer or the deck), when it is the name of
+    the game actually played, so that "Podkidnoy" never heads a transfer table."""
+    try:
+        own = variant.rules_for(rules.players)
+    except ValueError:
+        own = None
+    keeps = own is not None and (own.mode, own.trump_show_transfer, own.deck_size) == (
+        rules.mode,
+        rules.trump_show_transfer,
+        rules.deck_size,
+    )
+    if keeps:
+        return variant_name(variant)
+    if rules.trump_show_transfer:
+        return _("Perevodnoy with trump show")
+    return _("Perevodnoy") if rules.mode == "perevodnoy" else _("Podkidnoy")
+
+
+def match_tags(match: Any) -> list[str]:
+    """A stored table's tags: its rules as played, and any least reliability it asks."""
+    tags = rule_tags(match.engine_rules, match.turn_seconds)
+    minimum = TableMinimum.objects.filter(match=match).values_list("minimum", flat=True).first()
+    if minimum is not None:
+        tags.append(_("reliability %(score)d+") % {"score": minimum})
     return tags

@@ -21,7 +21,6 @@ from friends import services as friends
 from friends.blocks import tables_hidden_from
 from games.models import Match, Seat
 from games.services import Refused, refuse_table_flood
-from games.variant_words import variant_name
 from history import glicko2
 from history.models import Rating
 from history.services import rating_class_for

@@ -17,6 +17,7 @@ from games import services
 from games.http import go
 from games.models import Match, RuleVariant
 from games.variant_words import variant_description, variant_name
+from matchmaking.house_rules import match_tags, table_name
 
 
 def _service_post(
@@ -79,7 +80,8 @@ def join_by_token(request: HttpRequest, token: str) -> HttpResponse:
         )
     context = {
         "match": match,
-        "variant_label": variant_name(match.variant),
+        "variant_label": table_name(match.variant, match.engine_rules),
+        "rule_tags": match_tags(match),
         "token": token,
     }
     return render(request, "table/invite.html", context)

@@ -89,6 +89,8 @@
     return el ? JSON.parse(el.textContent) : null;
   }
   const house = read("house-choices");
+  // What each variant's "As in the variant" keeps, in words ("As in the variant (36)").
+  const kept = read("house-kept");
   const seek = read("seek-choices");
 
   function boundHouseRules() {
@@ -96,12 +98,14 @@
     if (!form || !house || !form.elements.variant) return;
     const allowed = house[form.elements.variant.value];
     if (!allowed) return;
+    const keeps = (kept && kept[form.elements.variant.value]) || {};
     Object.keys(allowed).forEach((name) => {
       const select = form.elements[name];
       if (!select || !select.options) return;
       Array.from(select.options).forEach((option) => {
         // "As in the variant" (an empty value) is always allowed.
         option.disabled = option.value !== "" && !allowed[name].includes(option.value);
+        if (option.value === "" && keeps[name]) option.textContent = keeps[name];
       });
       const chosen = select.selectedOptions[0];
       if (chosen && chosen.disabled) select.value = "";

@@ -71,6 +71,7 @@ def test_choices_within_the_bounds_make_the_tables_rules():
         ({}, {"turn_seconds": "7"}, "does not exist"),
         ({}, {"transfer": "sideways"}, "does not exist"),
         ({}, {"deck_size": "24", "players": 6}, "24-card deck is not enough for 6 players"),
+        ({}, {"deck_size": "24", "trump_six_swap": "on"}, "24-card deck starts at nines"),
     ],
 )
 def test_choices_beyond_the_bounds_are_refused_in_words(bounds, choice, words):
@@ -119,9 +120,9 @@ def test_a_table_with_house_rules_is_listed_with_its_tags_in_both_languages():
     assert response.status_code == 302 and match.turn_seconds == 15
     assert match.engine_rules.mode == "perevodnoy"
     english = Client(HTTP_ACCEPT_LANGUAGE="en").get("/").content.decode()
-    assert "perevodnoy · 36 · neighbours · 15 s a move" in english
+    assert "perevodnoy · 36 cards · neighbours · 15 s a move" in english
     russian = Client(HTTP_ACCEPT_LANGUAGE="ru").get("/").content.decode()
-    assert "переводной · 36 · соседи · 15 с на ход" in russian
+    assert "переводной · 36 карт · соседи · 15 с на ход" in russian
 
 
 def test_tags_name_each_rule_that_differs():
@@ -131,7 +132,7 @@ def test_tags_name_each_rule_that_differs():
     )
     assert rule_tags(rules, turn) == [
         "perevodnoy",
-        "36",
+        "36 cards",
         "transfer by a trump",
         "neighbours",
         "first bout 5",
