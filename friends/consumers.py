@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from friends.views import render_invite_notice
+from friends.views import render_invite_declined, render_invite_notice
 from games.socket_base import GuardedSocket, db_call, socket_changed_for
 
 
@@ -53,6 +53,12 @@ class NoticeConsumer(GuardedSocket):
         """A friend invited this socket's user ("invite.received", sent to each of the
         user's open sockets by ``friends.services``): the page's invite notice."""
         await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))
+
+    async def invite_declined(self, event: dict[str, Any]) -> None:
+        """A friend declined this socket's user's invite: a notice says so."""
+        notice = await db_call(render_invite_declined)(event["invite"])
+        if notice:  # an invite deleted since (its table gone) says nothing
+            await self.send(text_data=notice)
 
     async def show_new_language(self) -> None:
         await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))

@@ -2,7 +2,8 @@
 
 Pushes: a player's lobby sockets re-render their friends panel ("friends.changed"
 on the seeker group); an invite reaches every open socket of its player, lobby or
-table ("invite.received" on the user's group), after the commit.
+table ("invite.received" on the user's group), after the commit, and a declined one
+every open socket of its inviter ("invite.declined").
 """
 
 from __future__ import annotations
@@ -252,4 +253,7 @@ def answer_invite(user: Any, invite_id: int, *, accept: bool) -> Invite:
             join_match(found.match, user, token=found.match.invite_token)
         found.status = Invite.Status.ACCEPTED if accept else Invite.Status.DECLINED
         found.save(update_fields=["status"])
+        if not accept:
+            # The inviter hears of it on every open page, or would wait on in vain.
+            tell_open_sockets(found.from_user_id, {"type": "invite.declined", "invite": found.pk})
         return found

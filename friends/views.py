@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from friends import services
+from friends.models import Invite
 from games.http import go
 from games.links import table_url
 from games.services import Refused
@@ -23,6 +24,15 @@ def render_invite_notice(user, *, oob: bool = False) -> str:
     return render_to_string(
         "friends/invite_notice.html", {"invites": services.pending_invites(user), "oob": oob}
     )
+
+
+def render_invite_declined(invite_id: int) -> str:
+    """The inviter's notice that ``invite_id`` was declined, added to the page's
+    answers area (an invite no longer there renders nothing)."""
+    found = Invite.objects.filter(pk=invite_id).select_related("to_user").first()
+    if found is None:
+        return ""
+    return render_to_string("friends/invite_declined.html", {"invite": found})
 
 
 def _back(request: HttpRequest, fallback: str) -> HttpResponse:

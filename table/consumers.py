@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from accounts.notices import mute_notice
 from analysis import hints
-from friends.views import render_invite_notice
+from friends.views import render_invite_declined, render_invite_notice
 from games import presence, services, table_reads, ticker
 from games.action_log import log_refused_action
 from games.conf import setting
@@ -373,3 +373,9 @@ class TableSocket(GuardedSocket):
         """A friend invited this socket's user (sent to each of the user's open sockets
         by ``friends.services``): the page's invite notice."""
         await self.send(text_data=await db_call(render_invite_notice)(self.scope["user"], oob=True))
+
+    async def invite_declined(self, event: dict[str, Any]) -> None:
+        """A friend declined this socket's user's invite: a notice says so."""
+        notice = await db_call(render_invite_declined)(event["invite"])
+        if notice:  # an invite deleted since (its table gone) says nothing
+            await self.send(text_data=notice)

@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from friends import services as friends
-from friends.views import render_invite_notice
+from friends.views import render_invite_declined, render_invite_notice
 from games import services
 from games.conf import setting
 from games.services.common import lobby_user_group
@@ -115,3 +115,9 @@ class LobbySocket(GuardedSocket):
     async def invite_received(self, event: dict[str, Any]) -> None:
         """A friend invited this socket's user: the lobby's invite notice."""
         await self.send(text_data=await db_call(render_invite_notice)(self.scope["user"], oob=True))
+
+    async def invite_declined(self, event: dict[str, Any]) -> None:
+        """A friend declined this socket's user's invite: a notice says so."""
+        notice = await db_call(render_invite_declined)(event["invite"])
+        if notice:  # an invite deleted since (its table gone) says nothing
+            await self.send(text_data=notice)

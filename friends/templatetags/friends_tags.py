@@ -11,6 +11,8 @@ def invite_notice(context) -> str:
 
     request = context.get("request")
     user = getattr(request, "user", None)
+    # Where a socket adds the news that a friend declined the user's invite.
+    answers = '<div id="invite-answers" class="invite-notice" aria-live="polite"></div>'
     if user is None or not user.is_authenticated:
-        return mark_safe('<div id="invite-notice" class="invite-notice"></div>')
-    return mark_safe(render_invite_notice(user))
+        return mark_safe('<div id="invite-notice" class="invite-notice"></div>' + answers)
+    return mark_safe(render_invite_notice(user) + answers)

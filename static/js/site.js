@@ -15,6 +15,12 @@
     document.cookie = `tz=${zone}; path=/; max-age=31536000; SameSite=Lax`;
   }
 
+  // A notice's "OK" (a friend declined an invite, pushed over a socket) closes it.
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-dismiss]");
+    if (button) button.parentElement.remove();
+  });
+
   // The service worker that makes the site installable and shows a page of its own
   // when the network is gone (durak_site/pwa.py).
   if ("serviceWorker" in navigator) {
