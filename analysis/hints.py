@@ -154,21 +154,37 @@ def claim_hint(now: datetime | None = None) -> HintRequest | None:
     return None
 
 
-def answer_hint(hint: HintRequest, rng: random.Random | None = None) -> None:
-    """Search the claimed hint's answer, store it, and tell the asking socket."""
+def answer_hint(
+    hint: HintRequest,
+    rng: random.Random | None = None,
+    *,
+    stop: Callable[[], bool] | None = None,
+) -> bool:
+    """Search the claimed hint's answer, store it, and tell the asking socket.
+
+    ``stop`` (a stopping worker's word) ends the search early; the hint is then left
+    unanswered, for the caller to give back, and False is returned."""
     match = Match.objects.get(pk=hint.match_id)
     action = ""
     if match.version == hint.version and match.status == Match.Status.PLAYING and match.state:
         game = Game.from_snapshot(match.state)
+
+        def told_to_stop() -> bool:
+            return stop is not None and stop()
 
         def table_moved_on() -> bool:
             return not Match.objects.filter(
                 pk=match.pk, version=hint.version, status=Match.Status.PLAYING
             ).exists()
 
+        def search_is_moot() -> bool:
+            return told_to_stop() or table_moved_on()
+
         if not _nothing_to_suggest(game, hint.seat):
             # The bot sees only what this seat may know, never the real deal.
-            found = suggest(game.knowledge(hint.seat), rng or random.Random(), table_moved_on)
+            found = suggest(game.knowledge(hint.seat), rng or random.Random(), search_is_moot)
+            if told_to_stop():
+                return False
             # A search cut short because the table moved on answers "ask again".
             action = "" if table_moved_on() else str(found)
     with transaction.atomic():
@@ -179,6 +195,7 @@ def answer_hint(hint: HintRequest, rng: random.Random | None = None) -> None:
             message = {"type": "hint.answered", "hint_id": hint.pk}
             transaction.on_commit(lambda: _tell(hint.channel_name, message))
     HintRequest.objects.filter(created_at__lt=timezone.now() - KEEP_FOR).delete()
+    return True
 
 
 def suggest(

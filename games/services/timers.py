@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
@@ -172,12 +173,16 @@ def play_claimed_bot_turn(match_id: int, lease: datetime) -> ActionOutcome | Non
     return None if prepared is None else play_prepared_bot_move(prepared)
 
 
-def prepare_bot_move(claim: BotClaim) -> PreparedBotMove | None:
+def prepare_bot_move(
+    claim: BotClaim, stop: Callable[[], bool] | None = None
+) -> PreparedBotMove | None:
     """Search the claimed turn's move outside any lock; None when no bot is to act.
 
     The move is applied later at the version it was searched for, so if the table
     moved on meanwhile (a person threw in, or the lease ran out and another worker
-    played the turn) it is refused as stale: a bot never moves twice.
+    played the turn) it is refused as stale: a bot never moves twice.  ``stop`` (a
+    stopping worker's word) ends the search early; the claim is then left as it is,
+    for the caller to give back.
     """
     match = Match.objects.get(pk=claim.match_id)
     if match.bot_due_at != claim.lease:
@@ -185,6 +190,9 @@ def prepare_bot_move(claim: BotClaim) -> PreparedBotMove | None:
     game = load_game(match)
     seats = load_seats(claim.match_id)
     to_act = set(game.to_act()) if game is not None else set()
+
+    def told_to_stop() -> bool:
+        return stop is not None and stop()
 
     def turn_moved_on() -> bool:
         """The table ended, moved on, or another worker holds the turn now."""
@@ -195,12 +203,17 @@ def prepare_bot_move(claim: BotClaim) -> PreparedBotMove | None:
             bot_due_at=claim.lease,
         ).exists()
 
+    def search_is_moot() -> bool:
+        return told_to_stop() or turn_moved_on()
+
     for seat in seats:
         if not seat.is_bot or seat.number not in to_act:
             continue
         action = bot_runner.choose_action(
-            game.copy(), seat.number, seat.bot_level, seed=match.seed, stop=turn_moved_on
+            game.copy(), seat.number, seat.bot_level, seed=match.seed, stop=search_is_moot
         )
+        if told_to_stop():
+            return None  # Cut short: the caller gives the turn back.
         if action is not None and turn_moved_on():
             return None  # Dropped: whoever holds the turn now plays it.
         if action is not None:

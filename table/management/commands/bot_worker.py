@@ -9,14 +9,12 @@ workers may run, on any machine that reaches the database; see docs/deploy.md.
 
 from __future__ import annotations
 
-import contextlib
 import faulthandler
 import gc
 import logging
 import signal
 import threading
 import time
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -32,13 +30,6 @@ from games.models import Match
 from games.priority import add_nice_argument, lower_priority
 
 logger = logging.getLogger(__name__)
-
-
-class StopRequested(BaseException):
-    """Raised by a stop signal that lands during a search, to cut the search short.
-
-    A BaseException, as KeyboardInterrupt is: the step's ``except Exception`` must not
-    take it for a failed item and carry on searching."""
 
 
 def give_back_turn(claim: services.BotClaim) -> None:
@@ -68,49 +59,29 @@ class BotWorker:
         # Bot turns and hints take turns: while bot turns queue (more bot tables than
         # this worker's core can search for), a hint would otherwise wait for all of them.
         self.hint_goes_next = False
-        # Set by a stop signal (``request_stop``); ``searching`` says whether the same
-        # signal should also cut the search in hand short.
+        # Set by a stop signal (``request_stop``).  A search in hand polls it and ends
+        # within a fraction of a second; the handler itself only sets it, so a signal
+        # landing mid-query never breaks the connection the give-back needs.
         self.stopping = threading.Event()
-        self.searching = False
 
     def request_stop(self, *_signal: object) -> None:
-        """The stop signals' handler: stop after this step, or at once during a search
-        (a search under load may take seconds; a stopping site waits for none)."""
+        """The stop signals' handler: stop after this step, cutting a search short (a
+        search under load may take seconds; a stopping site waits for none)."""
         self.stopping.set()
-        if self.searching:
-            raise StopRequested
-
-    @contextlib.contextmanager
-    def cut_short_by_stop(self) -> Iterator[None]:
-        """A search that a stop signal ends at once with StopRequested, even one asked
-        for while the item was being claimed."""
-        try:
-            self.searching = True
-            if self.stopping.is_set():
-                raise StopRequested
-            yield
-        finally:
-            self.searching = False
 
     def search_turn(self, claim: services.BotClaim) -> services.PreparedBotMove | None:
-        try:
-            with self.cut_short_by_stop():
-                return services.prepare_bot_move(claim)
-        except StopRequested:
-            give_back_turn(claim)
-            raise
+        prepared = services.prepare_bot_move(claim, stop=self.stopping.is_set)
+        if prepared is None and self.stopping.is_set():
+            give_back_turn(claim)  # A no-op if the search ended the turn's claim itself.
+        return prepared
 
     def answer_hint(self) -> bool:
         """Claim and answer one waiting hint; False when none waits."""
         hint = hints.claim_hint()
         if hint is None:
             return False
-        try:
-            with self.cut_short_by_stop():
-                hints.answer_hint(hint)
-        except StopRequested:
+        if not hints.answer_hint(hint, stop=self.stopping.is_set):
             give_back_hint(hint)
-            raise
         return True
 
     def step(self, now: datetime | None = None) -> float:
@@ -187,15 +158,12 @@ class Command(BaseCommand):
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(signum, worker.request_stop)
         logger.info("bot worker started")
-        try:
-            while not worker.stopping.is_set():
-                wait = worker.step()
-                if options["once"] and wait and not worker.held:
-                    return
-                if wait:
-                    worker.stopping.wait(wait)
-        except StopRequested:
-            pass  # The search in hand was cut short and its turn or hint given back.
+        while not worker.stopping.is_set():
+            wait = worker.step()
+            if options["once"] and wait and not worker.held:
+                return
+            if wait:
+                worker.stopping.wait(wait)
         worker.hand_over()
         close_old_connections()
         # All this process made dies with it: frozen, the collector does not walk it all
