@@ -13,10 +13,10 @@ import contextlib
 import pytest
 
 from games import ticker
-from tests.live.conftest import Socket
 from tests.sockets import db, in_own_loop, session_cookie
 
 from .helpers import two_player_table
+from .open_sockets import open_caught_up
 from .test_layer_loss import move
 from .test_redis_restart import own_redis  # noqa: F401  (the fixture)
 
@@ -37,10 +37,7 @@ def test_every_open_page_catches_up_after_a_push_lost_in_a_redis_restart(own_red
 
     @in_own_loop
     async def run() -> None:
-        sockets = [Socket(f"/ws/games/{match.pk}/", cookie) for cookie in cookies]
-        for sock in sockets:
-            assert (await sock.open())[0]
-            await sock.until_version(match.version)
+        sockets = await open_caught_up(match, cookies)
         checker = asyncio.ensure_future(ticking(0.5))
         await asyncio.to_thread(own_redis.stop)
         version = await db(move, match.pk)  # its push is lost: Redis is down

@@ -14,10 +14,10 @@ import time
 import pytest
 from channels.layers import channel_layers
 
-from tests.live.conftest import Socket
 from tests.sockets import db, in_own_loop, session_cookie
 
 from .helpers import two_player_table
+from .open_sockets import open_caught_up
 from .test_layer_loss import move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -98,10 +98,7 @@ def test_moves_reach_both_players_again_after_a_redis_restart(own_redis):
 
     @in_own_loop
     async def run() -> None:
-        sockets = [Socket(f"/ws/games/{match.pk}/", cookie) for cookie in cookies]
-        for sock in sockets:
-            assert (await sock.open())[0]
-            await sock.until_version(match.version)
+        sockets = await open_caught_up(match, cookies)
         version = await db(move, match.pk)
         for sock in sockets:
             await sock.until_version(version)

@@ -22,7 +22,7 @@ from tests.live.conftest import Socket
 from tests.sockets import ERROR, db, in_own_loop, session_cookie
 
 from .helpers import two_player_table
-from .test_socket_identity import close_code
+from .open_sockets import close_code, open_table_and_lobby
 
 pytestmark = pytest.mark.django_db(transaction=True)
 User = get_user_model()
@@ -81,12 +81,7 @@ def test_every_way_a_session_ends_closes_its_sockets_at_once(end):
 
     @in_own_loop
     async def run():
-        table = Socket(f"/ws/games/{match.pk}/", cookie)
-        lobby = Socket("/ws/lobby/", cookie)
-        assert (await table.open())[0]
-        assert (await lobby.open())[0]
-        await table.drain()
-        await lobby.drain()
+        table, lobby = await open_table_and_lobby(match.pk, cookie)
         await db(end, users[0], cookie)
         told = await table.until(lambda f: ERROR in f, timeout=10)
         return told, [await close_code(sock) for sock in (table, lobby)]

@@ -21,6 +21,7 @@ from tests.sockets import ERROR, db, in_own_loop, session_cookie
 from tests.table_fingerprint import table_fingerprint
 
 from .helpers import two_player_table
+from .open_sockets import close_code, open_table_and_lobby
 
 pytestmark = pytest.mark.django_db(transaction=True)
 User = get_user_model()
@@ -30,14 +31,6 @@ User = get_user_model()
 def no_heartbeat_in_time(settings) -> None:
     """The heartbeat, the backstop, comes too late to be what closes a socket here."""
     settings.GAMES_SOCKET_HEARTBEAT = 3600
-
-
-async def close_code(sock: Socket) -> int:
-    """The code the server closes ``sock`` with, past any frame it still sends."""
-    while True:
-        output = await sock.comm.receive_output(10)
-        if output["type"] == "websocket.close":
-            return output["code"]
 
 
 def table_with_mover():
@@ -94,12 +87,7 @@ def test_every_open_socket_of_the_user_closes_at_once(end, code, words):
 
     @in_own_loop
     async def run():
-        table = Socket(f"/ws/games/{match.pk}/", cookie)
-        lobby = Socket("/ws/lobby/", cookie)
-        assert (await table.open())[0]
-        assert (await lobby.open())[0]
-        await table.drain()
-        await lobby.drain()
+        table, lobby = await open_table_and_lobby(match.pk, cookie)
         before = await db(table_fingerprint, match.pk)
         await db(end, mover, cookie)
         # Nothing is sent from the sockets: the account's news alone closes them.
