@@ -7,8 +7,11 @@ from typing import Any
 from django.conf import settings
 
 DEFAULTS: dict[str, Any] = {
-    # A seek that allows bots gets them after waiting this many seconds alone.
+    # A seek that allows bots gets them after waiting this many seconds for people,
+    # when others were looking for the same game as it was made;
     "MATCHMAKING_BOT_SECONDS": 20,
+    # and after this many when nobody else was: a newcomer does not wait alone.
+    "MATCHMAKING_ALONE_BOT_SECONDS": 1,
     # The rating gap two seeks accept: this many points at once, widening by the
     # second many each second of waiting.
     "MATCHMAKING_WINDOW": (150.0, 15.0),

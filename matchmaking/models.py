@@ -69,6 +69,9 @@ class Seek(models.Model):
         verbose_name=_("match"),
     )
     created_at = models.DateTimeField(_("created at"), db_index=True)
+    # When bots may take the seats nobody took (a seek that allows them): soon for a
+    # seek nobody else was making when it was made, later when others were looking.
+    bots_at = models.DateTimeField(_("bots may join at"), null=True, blank=True)
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
 
     class Meta:

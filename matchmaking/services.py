@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -177,9 +178,11 @@ def create_seek(
     user = refuse_suspended(user)
     _throttle(user)
     table_for(mode, deck_size, players)  # refuses a table that cannot be made
+    pool = dict(mode=mode, players=players, deck_size=deck_size, speed=speed, is_rated=is_rated)
     with transaction.atomic():
         if Seek.objects.filter(user=user, status=Seek.Status.WAITING).exists():
             raise Refused(_("You are already looking for a game."), code="seeking")
+        now = timezone.now()
         try:
             with transaction.atomic():
                 seek = Seek.objects.create(
@@ -193,7 +196,8 @@ def create_seek(
                     rating=rating_of(user, players),
                     reliability=reliability(user),
                     min_reliability=min_reliability,
-                    created_at=timezone.now(),
+                    created_at=now,
+                    bots_at=_bots_at(pool, now) if allow_bots else None,
                 )
         except IntegrityError:  # another request of this user made one meanwhile
             raise Refused(_("You are already looking for a game."), code="seeking") from None
@@ -201,6 +205,37 @@ def create_seek(
     pair_pool(seek.pool())
     seek.refresh_from_db()
     return seek
+
+
+def _bots_at(pool: dict[str, Any], now: Any) -> Any:
+    """When bots may join a new seek of ``pool``: after a short wait when nobody else is
+    looking for that game (a person who comes meanwhile is still seated first), after
+    the longer one when others are, for they may be who it pairs with."""
+    alone = not Seek.objects.filter(status=Seek.Status.WAITING, **pool).exists()
+    seconds = setting("MATCHMAKING_ALONE_BOT_SECONDS" if alone else "MATCHMAKING_BOT_SECONDS")
+    return now + timedelta(seconds=seconds)
+
+
+def bots_due_at(seek: Seek) -> Any:
+    """When bots may take the free seats of ``seek``'s table (it allows them)."""
+    return seek.bots_at or seek.created_at + timedelta(seconds=setting("MATCHMAKING_BOT_SECONDS"))
+
+
+def bots_now(user: Any) -> list[int]:
+    """The user's waiting seek stops waiting for people: bots take the seats nobody took
+    (with any compatible seekers who allow bots), now.  The ids of the tables made."""
+    _throttle(user)
+    with transaction.atomic():
+        seek = (
+            Seek.objects.select_for_update().filter(user=user, status=Seek.Status.WAITING).first()
+        )
+        if seek is None:
+            raise Refused(_("You are not looking for a game."), code="not_seeking")
+        if not seek.allow_bots:
+            raise Refused(_("This search waits for people only."), code="people_only")
+        seek.bots_at = timezone.now()
+        seek.save(update_fields=["bots_at"])
+    return pair_pool(seek.pool())
 
 
 def cancel_seek(user: Any) -> Seek:
@@ -258,10 +293,9 @@ def pair_pool(pool: dict[str, Any]) -> list[int]:
         size = pool["players"]
         for group in pairing.groups_of(seeks, fits, size=size):
             made += _seat_or_cancel(group, users, pool, now)
-        due = now - timedelta(seconds=setting("MATCHMAKING_BOT_SECONDS"))
         willing = [s for s in seeks if s.status == Seek.Status.WAITING and s.allow_bots]
         for group in pairing.groups_of(willing, fits, size=size, partial=True):
-            if group[0].created_at <= due:
+            if min(bots_due_at(seek) for seek in group) <= now:
                 made += _seat_or_cancel(group, users, pool, now)
     return made
 
@@ -404,18 +438,21 @@ def describe_open_tables(tables: list[Match]) -> None:
 
 
 def lobby_counts() -> dict[str, Any]:
-    """Players online, seeks waiting by game, tables playing.
+    """Players online, who is looking for which game, tables playing.
 
     Online means with a page's socket open (lobby or table), or looking for a game.
+    ``seeks`` are (game, players, deck, how many seek it), for each such game someone
+    is looking for: a player sees which "Play now" finds company at once.
     """
     waiting = Seek.objects.filter(status=Seek.Status.WAITING)
     connected = SocketQuota.online_among()
     seekers = set(waiting.values_list("user_id", flat=True))
-    by_mode = dict.fromkeys(Game.values, 0)
-    for mode in waiting.values_list("mode", flat=True):
-        by_mode[mode] += 1
+    games = sorted(
+        waiting.values_list("mode", "players", "deck_size").annotate(n=Count("pk")).order_by(),
+        key=lambda row: (Game.values.index(row[0]), row[1], row[2]),
+    )
     return {
         "online": len(connected | seekers),
-        "seeks": [(Game(mode).label, count) for mode, count in by_mode.items()],
+        "seeks": [(Game(mode).label, players, deck, n) for mode, players, deck, n in games],
         "playing": Match.objects.filter(status=Match.Status.PLAYING).count(),
     }

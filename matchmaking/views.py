@@ -27,14 +27,19 @@ def panel_context(user, form: SeekForm | None = None, error: str = "") -> dict:
     waiting seek, or the form filled with their last choice."""
     table = services.ready_table(user)
     seek = services.waiting_seek(user) if table is None else None
-    bot_at = None
+    bot_at, bot_seconds, alone = None, setting("MATCHMAKING_BOT_SECONDS"), False
     if seek is not None and seek.allow_bots:
-        bot_at = int(seek.created_at.timestamp() * 1000) + setting("MATCHMAKING_BOT_SECONDS") * 1000
+        due = services.bots_due_at(seek)
+        bot_at = int(due.timestamp() * 1000)
+        bot_seconds = max(0, round((due - seek.created_at).total_seconds()))
+        # Nobody else was looking for this game: the bot comes at once, and it says so.
+        alone = bot_seconds < setting("MATCHMAKING_BOT_SECONDS")
     return {
         "ready_table": table,
         "seek": seek,
-        "bot_seconds": setting("MATCHMAKING_BOT_SECONDS"),
+        "bot_seconds": bot_seconds,
         "bot_at": bot_at,
+        "alone": alone,
         "bot_makes_unrated": seek is not None and services.bot_makes_unrated(seek),
         "seek_form": form or SeekForm(last=services.last_choice(user)),
         "seek_error": error,
@@ -85,6 +90,20 @@ def cancel(request: HttpRequest) -> HttpResponse:
         services.cancel_seek(request.user)
     except Refused as refused:
         return _panel_response(request, error=refused.message)
+    return _panel_response(request)
+
+
+@login_required
+@require_POST
+def bots_now(request: HttpRequest) -> HttpResponse:
+    """Stop waiting for people: bots take the free seats of the player's table now."""
+    try:
+        services.bots_now(request.user)
+    except Refused as refused:
+        return _panel_response(request, error=refused.message)
+    table = services.ready_table(request.user)
+    if table is not None:
+        return go(request, table_url(table.pk))
     return _panel_response(request)
 
 

@@ -73,6 +73,9 @@
   });
   document.body.addEventListener("htmx:afterSettle", follow);
   document.body.addEventListener("htmx:oobAfterSwap", follow);
+  // A panel swapped in counts down at once, not at the next whole second.
+  document.body.addEventListener("htmx:afterSettle", countdown);
+  document.body.addEventListener("htmx:oobAfterSwap", countdown);
   follow();
   countdown();
   setInterval(countdown, 1000);

@@ -41,6 +41,7 @@ def drop_stray_connections(django_db_setup, django_db_blocker) -> Iterator[None]
 @pytest.fixture(autouse=True)
 def fresh_limits(settings) -> None:
     settings.MATCHMAKING_BOT_SECONDS = 20
+    settings.MATCHMAKING_ALONE_BOT_SECONDS = 2
     settings.MATCHMAKING_WINDOW = (150.0, 15.0)
 
 

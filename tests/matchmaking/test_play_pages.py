@@ -111,7 +111,7 @@ def test_the_waiting_panel_says_whether_a_bot_leaves_the_game_rated(rated_with_b
     text = client_for(user).get("/").content.decode()
     assert ("A game with a bot is not rated" in text) is not rated_with_bots
     # The bot comes, and the table says what the panel promised, in both languages.
-    Seek.objects.update(created_at=timezone.now() - timedelta(seconds=60))
+    Seek.objects.update(created_at=timezone.now() - timedelta(seconds=60), bots_at=timezone.now())
     [made] = services.pair_all()
     match = Match.objects.get(pk=made)
     assert match.is_rated is rated_with_bots

@@ -20,8 +20,12 @@ pytestmark = pytest.mark.django_db
 
 
 def age(seek: Seek, seconds: float) -> None:
-    """Let ``seek`` have waited ``seconds`` (the clock is the seek's own start)."""
-    Seek.objects.filter(pk=seek.pk).update(created_at=timezone.now() - timedelta(seconds=seconds))
+    """Let ``seek`` have waited ``seconds`` (the clock is the seek's own start; its bots
+    come as long after it as they did)."""
+    seek.refresh_from_db()
+    created = timezone.now() - timedelta(seconds=seconds)
+    bots_at = seek.bots_at and seek.bots_at + (created - seek.created_at)
+    Seek.objects.filter(pk=seek.pk).update(created_at=created, bots_at=bots_at)
 
 
 def test_two_matching_seeks_sit_at_one_table_that_starts_at_once():
@@ -79,7 +83,10 @@ def test_ratings_far_apart_wait_until_the_windows_have_widened():
     assert first.match_id == made
 
 
-def test_a_lone_seek_that_allows_bots_gets_them_after_the_announced_wait():
+def test_a_seek_made_while_others_look_gets_bots_after_the_announced_wait():
+    far = make_user()
+    Rating.objects.create(user=far, rating_class=RatingClass.TWO_PLAYER, rating=2600)
+    services.create_seek(far, **wishes(allow_bots=False))
     alone = services.create_seek(make_user(), **wishes(allow_bots=True))
     people_only = services.create_seek(make_user(), **wishes(allow_bots=False, deck_size=52))
     assert services.pair_all() == []
@@ -92,6 +99,7 @@ def test_a_lone_seek_that_allows_bots_gets_them_after_the_announced_wait():
     assert match.status == Match.Status.PLAYING
     seats = list(Seat.objects.filter(match=match).order_by("number"))
     assert seats[0].user_id == alone.user_id and seats[1].bot_level == "medium"
+    assert not Seat.objects.filter(match=match, user=far).exists()
     people_only.refresh_from_db()
     assert people_only.status == Seek.Status.WAITING
 
@@ -178,16 +186,21 @@ def test_the_last_choice_is_remembered():
     assert services.last_choice(user) == chosen
 
 
-def test_lobby_counts_seeks_by_game_and_tables_playing():
+def test_lobby_counts_who_looks_for_which_game_and_tables_playing():
     services.create_seek(make_user(), **wishes())
-    services.create_seek(make_user(), **wishes(mode="perevodnoy"))
+    services.create_seek(make_user(), **wishes(mode="perevodnoy", players=3))
+    services.create_seek(make_user(), **wishes(mode="perevodnoy", players=3, speed="fast"))
     services.create_seek(make_user(), **wishes(mode="perevodnoy", deck_size=52))
     counts = services.lobby_counts()
-    assert dict(counts["seeks"]) == {"Podkidnoy": 1, "Perevodnoy": 2}
-    assert counts["online"] == 3 and counts["playing"] == 0
+    assert counts["seeks"] == [
+        ("Podkidnoy", 2, 36, 1),
+        ("Perevodnoy", 2, 52, 1),
+        ("Perevodnoy", 3, 36, 2),
+    ]
+    assert counts["online"] == 4 and counts["playing"] == 0
     services.create_seek(make_user(), **wishes())
     counts = services.lobby_counts()
-    assert dict(counts["seeks"])["Podkidnoy"] == 0 and counts["playing"] == 1
+    assert ("Podkidnoy", 2, 36, 1) not in counts["seeks"] and counts["playing"] == 1
 
 
 class Wish:
