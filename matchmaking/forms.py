@@ -192,7 +192,7 @@ def kept_values(variant: Any) -> dict[str, str]:
         elif variant.min_players >= 5:
             throw_in = "neighbours"
         else:
-            throw_in = str(_("everyone; from 5 players, neighbours only"))
+            throw_in = str(_("everyone; 5+ players: neighbours"))
     elif throw_in == "attacker":
         throw_in = str(_("the attacker only"))
     limit = variant.first_bout_limit

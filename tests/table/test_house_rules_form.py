@@ -121,7 +121,7 @@ def test_every_as_in_the_variant_names_the_variants_rule():
     labels = HouseRulesForm().kept_labels(classic)
     assert labels == {
         "deck_size": "As in the variant (36)",
-        "throw_in": "As in the variant (everyone; from 5 players, neighbours only)",
+        "throw_in": "As in the variant (everyone; 5+ players: neighbours)",
         "transfer": "As in the variant (no transfer)",
         "first_bout_limit": "As in the variant (up to six cards)",
         "trump_six_swap": "As in the variant (no)",
