@@ -28,6 +28,7 @@ from games.models import ChatMessage, Match, Seat
 from games.services import clock
 from games.table_reads import Table, load
 from games.variant_words import variant_name
+from table.hand_order import by_rank, by_suit
 from table.result_panel import result_panel
 from table.seating import places, seat_label, team_legend
 from table.status_line import status_text
@@ -196,8 +197,13 @@ def table_context(
                 )
             else:
                 controls["simple"].append({"action": str(action), "kind": action.kind})
-        for code in view["hand"]:
+        # The hand lies by suit, trumps at the right; each card also carries its place
+        # by rank, so that the page can lay it out that way if the player chose so.
+        trump_suit = view["trump"][1]
+        rank_places = {code: n for n, code in enumerate(by_rank(view["hand"], trump_suit))}
+        for code in by_suit(view["hand"], trump_suit):
             entry = by_card[code]
+            entry["rank_place"] = rank_places[code]
             entry["beats"] = " ".join(entry["beats"])
             entry["playable"] = bool(entry["lead"] or entry["beats"] or entry["transfer"])
             shows = (code, entry["lead"], entry["beats"], entry["transfer"], entry["playable"])

@@ -53,12 +53,32 @@
     });
   }
 
+  function beatsOf(button) {
+    return (button.dataset.beats || "").split(" ").filter(Boolean);
+  }
+
+  // The one legal beat, as [hand card, attack card], when there is exactly one.
+  function onlyBeat() {
+    const found = [];
+    page.querySelectorAll("#table-hand .hand-card:not([disabled])").forEach((b) => {
+      beatsOf(b).forEach((attack) => found.push([b, attack]));
+    });
+    return found.length === 1 ? found[0] : null;
+  }
+
+  // The same move the two taps send; the server checks it like any other.
+  function beat(attack, card) {
+    refocus = { defended: true };
+    sendAction(`${seat} defend ${attack} ${card}`);
+    clearSelection();
+  }
+
   function select(button, moveFocus = true) {
     clearSelection();
     selected = button;
     button.classList.add("selected");
     button.setAttribute("aria-pressed", "true");
-    const beats = (button.dataset.beats || "").split(" ").filter(Boolean);
+    const beats = beatsOf(button);
     let first = null;
     page.querySelectorAll(".attack-target").forEach((b) => {
       if (beats.includes(b.dataset.attack)) {
@@ -72,6 +92,10 @@
 
   page.addEventListener("click", (event) => {
     const target = event.target.closest("button");
+    if (target && target.classList.contains("hand-sort")) {
+      chooseOrder(target.dataset.order);
+      return;
+    }
     if (!target || target.disabled || !page.contains(target)) return;
     const sendsMove = target.matches(".hand-card, .attack-target") || target.dataset.action;
     if (inFlight && sendsMove) return;
@@ -83,8 +107,12 @@
       const lead = target.dataset.lead;
       const beats = target.dataset.beats;
       const transfer = target.dataset.transfer;
+      const only = beats && onlyBeat();
       if (selected === target) {
         clearSelection();
+      } else if (only && only[0] === target) {
+        // Only one card can beat, and only one attack card: one tap beats.
+        beat(only[1], target.dataset.card);
       } else if (beats) {
         select(target);
       } else if (lead) {
@@ -93,9 +121,7 @@
         sendAction(transfer);
       }
     } else if (target.classList.contains("attack-target") && selected) {
-      refocus = { defended: true };
-      sendAction(`${seat} defend ${target.dataset.attack} ${selected.dataset.card}`);
-      clearSelection();
+      beat(target.dataset.attack, selected.dataset.card);
     } else if (target.dataset.action) {
       refocus = { action: true };
       sendAction(target.dataset.action);
@@ -112,8 +138,146 @@
   });
 
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") clearSelection();
+    if (event.key === "Escape") {
+      endDrag(null);
+      clearSelection();
+    }
   });
+
+  // ------------------------------------------------------------------ the hand's order
+  // By suit (the server's order: plain suits, then trumps) or by rank (trumps still
+  // last), as the player chose.  The choice is this device's, kept like the sound's;
+  // the server sends each card's place by rank, so the page only sorts by it.
+  const ORDER_KEY = "durak-hand-order";
+  let order = "suit";
+  try {
+    order = window.localStorage.getItem(ORDER_KEY) === "rank" ? "rank" : "suit";
+  } catch (e) {
+    // No storage: the server's order.
+  }
+
+  function layOutHand() {
+    page.querySelectorAll("#table-hand .hand-sort").forEach((b) => {
+      b.setAttribute("aria-pressed", b.dataset.order === order ? "true" : "false");
+    });
+    const hand = page.querySelector("#table-hand .hand");
+    if (!hand) return;
+    const place = order === "rank" ? "rankPlace" : "suitPlace";
+    const cards = Array.from(hand.children);
+    const sorted = cards.slice().sort((a, b) => Number(a.dataset[place]) - Number(b.dataset[place]));
+    if (sorted.some((li, i) => li !== cards[i])) sorted.forEach((li) => hand.appendChild(li));
+  }
+
+  function chooseOrder(chosen) {
+    order = chosen === "rank" ? "rank" : "suit";
+    try {
+      window.localStorage.setItem(ORDER_KEY, order);
+    } catch (e) {
+      // Private mode without storage: the order lasts for this page only.
+    }
+    layOutHand();
+  }
+  layOutHand();
+  // Each push's hand is laid out as soon as it is swapped in, before the cards glide
+  // (table-effects.js) and before the page is painted.
+  document.body.addEventListener("htmx:oobAfterSwap", layOutHand);
+
+  // ------------------------------------------------------------------ dragging
+  // A card that can beat may be dragged onto the attack card, with a mouse, a pen or a
+  // finger (Pointer Events cover them all); the drop sends the move two taps send.  A
+  // press that moves less than DRAG_FROM pixels stays a tap.
+  const DRAG_FROM = 8;
+  let press = null;
+  let clicksIgnoredUntil = 0;
+
+  function dropTarget(x, y) {
+    const hit = document.elementFromPoint(x, y);
+    const pair = hit && hit.closest("#table-felt .pair");
+    const target = pair && pair.querySelector(".attack-target");
+    return target && press && beatsOf(press.button).includes(target.dataset.attack) ? target : null;
+  }
+
+  function hover(target) {
+    if (press.over === target) return;
+    if (press.over) press.over.classList.remove("drop-over");
+    if (target) target.classList.add("drop-over");
+    press.over = target;
+  }
+
+  function startDrag() {
+    const card = press.button.querySelector(".playing-card");
+    const box = card.getBoundingClientRect();
+    const ghost = card.cloneNode(true);
+    ghost.classList.add("drag-card");
+    ghost.removeAttribute("data-card");
+    ghost.removeAttribute("role");
+    ghost.removeAttribute("aria-label");
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.style.left = `${box.left}px`;
+    ghost.style.top = `${box.top}px`;
+    ghost.style.width = `${box.width}px`;
+    ghost.style.height = `${box.height}px`;
+    page.appendChild(ghost);
+    press.ghost = ghost;
+    press.button.classList.add("dragging");
+    select(press.button, false);
+    try {
+      press.button.setPointerCapture(press.id);
+    } catch (e) {
+      // The pointer is already gone: its pointerup or cancel ends the drag.
+    }
+  }
+
+  // The press ends: dropped at (x, y), or called off when ``at`` is null.
+  function endDrag(at) {
+    if (!press) return;
+    const { button, ghost } = press;
+    const target = at && ghost ? dropTarget(at.x, at.y) : null;
+    if (press.over) press.over.classList.remove("drop-over");
+    press = null;
+    if (!ghost) return; // a tap: the click that follows selects or beats
+    ghost.remove();
+    button.classList.remove("dragging");
+    // The press ends in a click on the card: it must not select it again.
+    clicksIgnoredUntil = performance.now() + 400;
+    if (target && !inFlight) beat(target.dataset.attack, button.dataset.card);
+    else clearSelection();
+  }
+
+  page.addEventListener("pointerdown", (event) => {
+    if (press || inFlight || !event.isPrimary || event.button !== 0) return;
+    const button = event.target.closest("#table-hand .hand-card");
+    if (!button || button.disabled || !beatsOf(button).length) return;
+    press = { button, id: event.pointerId, x: event.clientX, y: event.clientY, ghost: null, over: null };
+  });
+  // The pointer may leave the table while it drags: the document hears it.
+  document.addEventListener("pointermove", (event) => {
+    if (!press || event.pointerId !== press.id) return;
+    const dx = event.clientX - press.x;
+    const dy = event.clientY - press.y;
+    if (!press.ghost) {
+      if (Math.hypot(dx, dy) < DRAG_FROM) return;
+      startDrag();
+    }
+    press.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
+    hover(dropTarget(event.clientX, event.clientY));
+  });
+  document.addEventListener("pointerup", (event) => {
+    if (press && event.pointerId === press.id) endDrag({ x: event.clientX, y: event.clientY });
+  });
+  document.addEventListener("pointercancel", (event) => {
+    if (press && event.pointerId === press.id) endDrag(null);
+  });
+  page.addEventListener(
+    "click",
+    (event) => {
+      if (performance.now() < clicksIgnoredUntil && event.target.closest(".hand-card, .attack-target")) {
+        event.stopImmediatePropagation();
+        event.preventDefault();
+      }
+    },
+    true,
+  );
 
   // After a move, focus goes to the next thing to play, never to Resign: a stray
   // Enter must not open the resign dialog.  With nothing to play, the hand holds it.
@@ -134,6 +298,17 @@
     const refusal = message.includes('id="table-error"');
     if (inFlight && (refusal || message.includes('id="table-version"'))) settled();
     if (message.includes('id="table-chat"')) scrollChat();
+    // A push replaced the cards: a card being dragged goes on if it can still beat.
+    if (press) {
+      const again = page.querySelector(`.hand-card[data-card="${press.button.dataset.card}"]:not([disabled])`);
+      if (again && beatsOf(again).length) {
+        press.button = again;
+        press.over = null;
+        if (press.ghost) again.classList.add("dragging");
+      } else {
+        endDrag(null);
+      }
+    }
     // A push replaced the cards: keep the chosen card chosen if it can still beat.
     const code = selected && selected.dataset.card;
     selected = null;

@@ -23,7 +23,11 @@ def click_a_legal_move(page: Page, *, double_click_lead: bool = False) -> bool:
     try:
         if beaters.count():
             beaters.first.click(timeout=2000)
-            page.locator("#table-felt .attack-target.can-beat").first.click(timeout=2000)
+            # A tap beats at once when it was the one legal beat; otherwise it chose
+            # the card, and the attack card it beats is tapped next.
+            targets = page.locator("#table-felt .attack-target.can-beat")
+            if targets.count():
+                targets.first.click(timeout=2000)
         elif controls.locator(".control-done").count():
             controls.locator(".control-done").first.click(timeout=2000)
         elif controls.locator(".control-take").count():
