@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from accounts.ratelimit import client_ip
 from friends import services as friends
 from friends.blocks import tables_hidden_from
-from games.models import Match, Seat
+from games.models import Match, RuleVariant, Seat
 from games.services import Refused, refuse_table_flood
 from history import glicko2
 from history.models import Rating
@@ -43,7 +43,7 @@ def lobby_context(user) -> dict:
         # What each variant's "As in the variant" keeps, for the form to name it.
         "house_kept": {
             str(variant.pk): HouseRulesForm().kept_labels(variant)
-            for variant in CreateTableForm.base_fields["variant"].queryset
+            for variant in RuleVariant.objects.filter(is_active=True)
         },
         "seek_choices": matchmaking.seek_choices(),
     }
