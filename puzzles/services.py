@@ -54,6 +54,16 @@ def open_attempt(user: Any) -> PuzzleAttempt | None:
         return PuzzleAttempt.objects.create(user=user, puzzle=puzzle)
 
 
+def attempt_at(user: Any, puzzle_id: int) -> PuzzleAttempt:
+    """The player's attempt at this puzzle, opened now if they have none: a puzzle
+    someone shared is tried as any other, once, and counts for the puzzle rating."""
+    puzzle = Puzzle.objects.filter(pk=puzzle_id).first()
+    if puzzle is None:
+        raise Refused(_("There is no such puzzle."), status=404)
+    attempt, _created = PuzzleAttempt.objects.get_or_create(user=user, puzzle=puzzle)
+    return attempt
+
+
 def _open_attempt(user: Any, puzzle_id: int, attempt_id: int, *, lock: bool) -> PuzzleAttempt:
     """The player's unfinished attempt at ``puzzle_id``; Refused otherwise."""
     rows = PuzzleAttempt.objects.select_related("puzzle")

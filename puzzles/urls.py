@@ -6,5 +6,6 @@ app_name = "puzzles"
 
 urlpatterns = [
     path("puzzles/", views.next_puzzle, name="next"),
+    path("puzzles/<id:puzzle_id>/", views.puzzle, name="puzzle"),
     path("puzzles/<id:puzzle_id>/attempts/<id:attempt_id>/", views.attempt, name="attempt"),
 ]

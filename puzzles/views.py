@@ -24,6 +24,19 @@ def next_puzzle(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@require_GET
+def puzzle(request: HttpRequest, puzzle_id: int) -> HttpResponse:
+    """A puzzle's own address, as shared: the player's attempt at it."""
+    try:
+        attempt = services.attempt_at(request.user, puzzle_id)
+    except services.Refused as refused:
+        return render(
+            request, "puzzles/refused.html", {"message": str(refused)}, status=refused.status
+        )
+    return redirect("puzzles:attempt", puzzle_id, attempt.pk)
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def attempt(request: HttpRequest, puzzle_id: int, attempt_id: int) -> HttpResponse:
     """Show the puzzle (GET) or play in it (POST): a ``card`` from the hand, played at

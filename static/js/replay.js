@@ -108,20 +108,6 @@
     });
   });
 
-  const share = root.querySelector("[data-share]");
-  if (share) {
-    share.addEventListener("click", function () {
-      const done = function () { share.textContent = share.dataset.copied; };
-      if (navigator.clipboard) {
-        navigator.clipboard.writeText(window.location.href).then(done, function () {
-          window.prompt("", window.location.href);
-        });
-      } else {
-        window.prompt("", window.location.href);
-      }
-    });
-  }
-
   function stop() {
     if (timer) clearTimeout(timer);
     timer = null;

@@ -21,6 +21,51 @@
     if (button) button.parentElement.remove();
   });
 
+  // "Share" (templates/includes/share.html): the device's share sheet where there is
+  // one; else the box opens on links to the messengers, made for the address shared.
+  const SHARE_TO = {
+    telegram: (url, text) =>
+      `https://t.me/share/url?url=${encodeURIComponent(url)}&text=${encodeURIComponent(text)}`,
+    vk: (url, text) =>
+      `https://vk.com/share.php?url=${encodeURIComponent(url)}&title=${encodeURIComponent(text)}`,
+    whatsapp: (url, text) => `https://wa.me/?text=${encodeURIComponent(`${text} ${url}`)}`,
+  };
+  const sharedAddress = (box) =>
+    box.dataset.sharePath
+      ? new URL(box.dataset.sharePath, window.location.href).href
+      : window.location.href;
+
+  document.addEventListener("click", (event) => {
+    const summary = event.target.closest && event.target.closest("[data-share] > summary");
+    if (summary) {
+      const box = summary.parentElement;
+      const url = sharedAddress(box);
+      const text = box.dataset.shareText || document.title;
+      box.querySelectorAll("[data-share-to]").forEach((link) => {
+        link.href = SHARE_TO[link.dataset.shareTo](url, text);
+      });
+      if (navigator.share && !box.open) {
+        event.preventDefault();
+        navigator.share({ title: document.title, text, url }).catch((error) => {
+          if (error.name !== "AbortError") box.open = true; // no sheet after all: the links
+        });
+      }
+      return;
+    }
+    const copy = event.target.closest && event.target.closest("[data-share-copy]");
+    if (copy) {
+      const url = sharedAddress(copy.closest("[data-share]"));
+      const done = () => {
+        copy.textContent = copy.dataset.copied;
+      };
+      if (navigator.clipboard) {
+        navigator.clipboard.writeText(url).then(done, () => window.prompt("", url));
+      } else {
+        window.prompt("", url);
+      }
+    }
+  });
+
   // The service worker that makes the site installable and shows a page of its own
   // when the network is gone (durak_site/pwa.py).
   if ("serviceWorker" in navigator) {

@@ -95,7 +95,7 @@ def pages_of_a_player() -> tuple[object, dict[str, str]]:
     table = services.create_match(anna, RuleVariant.objects.get(slug="classic"), 2, bots=("easy",))
     boris = get_user_model().objects.get(username="boris")
     friends.accept_friend(anna, friends.request_friend(boris, anna).pk)
-    stored_puzzle()
+    puzzle = stored_puzzle()
     number = deal.number
     pages = {
         "table:lobby": "/",
@@ -112,6 +112,7 @@ def pages_of_a_player() -> tuple[object, dict[str, str]]:
         "analysis:deal_analysis": f"/games/{match.pk}/analysis/{number}/",
         "analysis:learn": f"/games/{match.pk}/learn/{number}/",
         "puzzles:next": "/puzzles/",
+        "puzzles:puzzle": f"/puzzles/{puzzle.pk}/",
         "daily:today": "/daily/",
         "daily:day": "/daily/2026-01-01/",
         "daily:leaderboard": "/leaderboard/",
