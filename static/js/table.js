@@ -188,7 +188,7 @@
   // press that moves less than DRAG_FROM pixels stays a tap.
   const DRAG_FROM = 8;
   let press = null;
-  let clicksIgnoredUntil = 0;
+  let dropped = false;
 
   function dropTarget(x, y) {
     const hit = document.elementFromPoint(x, y);
@@ -238,13 +238,18 @@
     if (!ghost) return; // a tap: the click that follows selects or beats
     ghost.remove();
     button.classList.remove("dragging");
-    // The press ends in a click on the card: it must not select it again.
-    clicksIgnoredUntil = performance.now() + 400;
+    // A mouse's drag ends in a click on the card, in this same task: it must not
+    // choose the card again.  (A finger's drag makes no click.)
+    dropped = true;
+    setTimeout(() => {
+      dropped = false;
+    }, 0);
     if (target && !inFlight) beat(target.dataset.attack, button.dataset.card);
     else clearSelection();
   }
 
   page.addEventListener("pointerdown", (event) => {
+    dropped = false;
     if (press || inFlight || !event.isPrimary || event.button !== 0) return;
     const button = event.target.closest("#table-hand .hand-card");
     if (!button || button.disabled || !beatsOf(button).length) return;
@@ -271,7 +276,8 @@
   page.addEventListener(
     "click",
     (event) => {
-      if (performance.now() < clicksIgnoredUntil && event.target.closest(".hand-card, .attack-target")) {
+      if (dropped) {
+        dropped = false;
         event.stopImmediatePropagation();
         event.preventDefault();
       }

@@ -9,8 +9,9 @@ by another process.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connection
 
@@ -21,6 +22,8 @@ from games.models import Match, Move, RuleVariant
 # The server's ticker announces other processes' moves on each tick: quick ticks make
 # a scripted bot's move reach the page at once.
 TICK_SECONDS = 0.1
+
+T = TypeVar("T")
 
 
 def deck_for(rules: Any, hands: list[list[str] | None], trump: str) -> list[str]:
@@ -62,25 +65,31 @@ def dealt_table(
         "actions": [],
         "result": None,
     }
-    return services.create_match_from_position(creator, variant, record, 0, bot_level="easy")
+    return off_the_loop(
+        lambda: services.create_match_from_position(creator, variant, record, 0, bot_level="easy")
+    )
 
 
-def bot_moves(match: Match, action: str) -> None:
-    """A bot seat's move, applied as the bot worker applies one.
+def off_the_loop(work: Callable[[], T]) -> T:
+    """Run ``work`` on a thread of its own, as a bot worker's moves run in a process of
+    their own: this thread runs the browser's event loop, where no push can be sent."""
 
-    It runs on a thread of its own, as the worker's moves run in a process of their
-    own: this thread runs the browser's event loop, where a push cannot be sent.
-    """
-
-    def move() -> None:
+    def run() -> T:
         try:
-            match.refresh_from_db()
-            seat = int(action.split(" ", 1)[0])
-            services.apply_action(
-                match.pk, seat, action, version=match.version, source=Move.Source.BOT
-            )
+            return work()
         finally:
             connection.close()
 
     with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(move).result()
+        return pool.submit(run).result()
+
+
+def bot_moves(match: Match, action: str) -> None:
+    """A bot seat's move, applied as the bot worker applies one."""
+
+    def move() -> None:
+        match.refresh_from_db()
+        seat = int(action.split(" ", 1)[0])
+        services.apply_action(match.pk, seat, action, version=match.version, source=Move.Source.BOT)
+
+    off_the_loop(move)
