@@ -17,9 +17,10 @@ import time
 import pytest
 
 from durak.engine import Rules
+from games import services
 from games.models import Match, RuleVariant
 from tests.browser.hand_positions import hand_moves, hand_states, record_hand
-from tests.browser.hand_table import TICK_SECONDS, bot_moves, dealt_table
+from tests.browser.hand_table import TICK_SECONDS, bot_moves, dealt_table, off_the_loop
 from tests.browser.test_seats_browser import bout_played
 from tests.browser.test_table_browser import NEWER_VERSION, PHONE, Player
 
@@ -167,8 +168,10 @@ def test_a_bout_against_bots_at_six_seats_moves_no_card_of_the_hand(
     fast_bots, browser, live_server_url
 ):
     me = Player(browser, live_server_url, "Ада", "ru", viewport=PHONE)
-    match = me.create_table("classic", 6)
-    record_hand(me.page)
+    classic = RuleVariant.objects.get(slug="classic")
+    # Every seat taken, the table starts at once.
+    match = off_the_loop(lambda: services.create_match(me.user, classic, 6, bots=["easy"] * 5))
+    open_table(me, match)
     deadline = time.monotonic() + BOUT_WAIT_SECONDS
     while not bout_played(match):
         assert time.monotonic() < deadline, "no bout ended"
