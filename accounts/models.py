@@ -46,6 +46,10 @@ class User(AbstractUser):
         _("language"), max_length=8, choices=settings.LANGUAGES, blank=True, default=""
     )
 
+    # A guest plays at once without signing up (accounts.guests): unrated games only,
+    # on no leaderboard, removed when idle; signing up clears it and keeps the games.
+    is_guest = models.BooleanField(_("guest"), default=False, db_index=True, editable=False)
+
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
         constraints = [

@@ -11,12 +11,12 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.generic import CreateView, DetailView, ListView, UpdateView
 
 from accounts.forms import EmailForm, SignUpForm
+from accounts.guests import too_many_accounts
 from accounts.profile_sections import rendered_sections
-from accounts.ratelimit import client_ip, count_one
+from accounts.ratelimit import client_ip
 
 
 class LogoutView(auth_views.LogoutView):
@@ -25,33 +25,40 @@ class LogoutView(auth_views.LogoutView):
 
 
 class SignUpView(CreateView):
+    """Sign up; from a guest's session, the guest's own account becomes the player's
+    (name, password, email), so the games it played stay theirs."""
+
     form_class = SignUpForm
     template_name = "registration/signup.html"
     success_url = reverse_lazy(settings.LOGIN_REDIRECT_URL)
 
     def dispatch(self, request, *args, **kwargs):
-        if request.user.is_authenticated:
+        if request.user.is_authenticated and not request.user.is_guest:
             return redirect(self.success_url)
         return super().dispatch(request, *args, **kwargs)
 
+    def get_form_kwargs(self) -> dict[str, Any]:
+        kwargs = super().get_form_kwargs()
+        if self.request.user.is_authenticated:  # a guest
+            # A copy: a refused name must not show in the page's header meanwhile.
+            kwargs["instance"] = get_user_model().objects.get(pk=self.request.user.pk)
+            # The guest's generated name is no suggestion: they choose their own.
+            kwargs["initial"] = {"username": ""}
+        return kwargs
+
     def form_valid(self, form):
+        guest = form.instance.pk is not None
         # Accounts are free to make, so they are limited per address: a client with
-        # many accounts could otherwise take many users' shares (analyses, say).
-        key = f"signup:ip:{client_ip(self.request)}"
-        if count_one(key, settings.SIGNUP_RATE_LIMIT_WINDOW) > settings.SIGNUP_RATE_LIMIT_ACCOUNTS:
-            minutes = max(1, settings.SIGNUP_RATE_LIMIT_WINDOW // 60)
-            form.add_error(
-                None,
-                ngettext(
-                    "Too many accounts were made from your network; try again in %(minutes)d minute.",
-                    "Too many accounts were made from your network; try again in %(minutes)d minutes.",
-                    minutes,
-                )
-                % {"minutes": minutes},
-            )
+        # many accounts could otherwise take many users' shares (analyses, say).  A
+        # guest signing up makes no new account: it was counted as a guest.
+        refusal = None if guest else too_many_accounts(client_ip(self.request))
+        if refusal:
+            form.add_error(None, refusal)
             return self.form_invalid(form)
-        # The language the sign-up page was read in follows the new player everywhere.
-        form.instance.language = self.request.LANGUAGE_CODE
+        form.instance.is_guest = False
+        if not guest:
+            # The language the sign-up page was read in follows the new player everywhere.
+            form.instance.language = self.request.LANGUAGE_CODE
         response = super().form_valid(form)
         login(self.request, self.object, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(self.request, _("Welcome, %(name)s!") % {"name": self.object.username})
@@ -74,7 +81,9 @@ class PlayerSearchView(ListView):
         self.query = " ".join(self.request.GET.get("q", "").split())[:150]
         if len(self.query) < SEARCH_MIN_LETTERS:
             return get_user_model().objects.none()
-        found = get_user_model().objects.filter(is_active=True, username__icontains=self.query)
+        found = get_user_model().objects.filter(
+            is_active=True, is_guest=False, username__icontains=self.query
+        )
         closeness = Case(
             When(username__iexact=self.query, then=0),
             When(username__istartswith=self.query, then=1),

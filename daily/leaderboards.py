@@ -29,7 +29,7 @@ from .models import DailyEntry
 def puzzle_leaders(rows: int = BOARD_ROWS) -> list[PuzzleRating]:
     """The best puzzle ratings of players who tried a puzzle: one query."""
     return list(
-        PuzzleRating.objects.filter(attempts__gt=0, user__is_active=True)
+        PuzzleRating.objects.filter(attempts__gt=0, user__is_active=True, user__is_guest=False)
         .select_related("user")
         .order_by("-rating", "rd", "user__username")[:rows]
     )
@@ -44,7 +44,10 @@ def daily_leaders(rows: int = BOARD_ROWS) -> list[dict]:
     """
     today = services.today()
     recent = DailyEntry.objects.filter(
-        aborted=False, daily__day__gte=today - timedelta(days=6), user__is_active=True
+        aborted=False,
+        daily__day__gte=today - timedelta(days=6),
+        user__is_active=True,
+        user__is_guest=False,
     )
     leaders = list(
         recent.values("user_id", "user__username")

@@ -41,7 +41,10 @@ class WeekBoards:
 
 def _week_rows(since: datetime, *, with_people: bool) -> QuerySet:
     other_person = PlayerGame.objects.filter(deal=OuterRef("deal")).exclude(user=OuterRef("user"))
-    games = PlayerGame.objects.filter(finished_at__gte=since, user__is_active=True)
+    # A guest is on no board (accounts.guests).
+    games = PlayerGame.objects.filter(
+        finished_at__gte=since, user__is_active=True, user__is_guest=False
+    )
     games = (
         games.filter(Exists(other_person)) if with_people else games.exclude(Exists(other_person))
     )

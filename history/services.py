@@ -437,7 +437,10 @@ def rating_series(user: Any, limit: int = 400) -> dict[str, list[float]]:
 def leaderboard(rating_class: str, limit: int = 100) -> QuerySet[Rating]:
     return (
         Rating.objects.filter(
-            rating_class=rating_class, games__gte=min_games(), user__is_active=True
+            rating_class=rating_class,
+            games__gte=min_games(),
+            user__is_active=True,
+            user__is_guest=False,
         )
         .select_related("user")
         .order_by("-rating", "rd", "user__username")[:limit]

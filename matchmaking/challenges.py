@@ -27,6 +27,8 @@ def challenge(user: Any, friend: Any) -> Match:
     """The private table ``user`` now waits at, ``friend`` invited; Refused (and
     nothing made) when the invite may not be sent: not friends, a block, a flood."""
     wishes = {**FIRST_CHALLENGE, **last_choice(user)}
+    if user.is_guest:  # a guest plays unrated games only
+        wishes["is_rated"] = False
     with transaction.atomic():
         match = table_as_wished(user, wishes, 2, is_private=True)
         friends.invite(user, friend, match.pk)

@@ -19,6 +19,10 @@ DEFAULTS: dict[str, Any] = {
     "MATCHMAKING_SEEK_RATE": (6, 60),
     # The bots that fill a table after the wait.
     "MATCHMAKING_BOT_LEVEL": "medium",
+    # A guest with nothing done for this many days is removed (matchmaking.guests),
+    "MATCHMAKING_GUEST_IDLE_DAYS": 7,
+    # by a clean-up a new guest queues at most once in this many seconds (0: never).
+    "MATCHMAKING_GUEST_SWEEP_SECONDS": 3600,
 }
 
 

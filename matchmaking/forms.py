@@ -68,7 +68,9 @@ class SeekForm(forms.Form):
         empty_value=0,
     )
 
-    def __init__(self, *args: Any, last: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, last: dict[str, Any] | None = None, guest: bool = False, **kwargs: Any
+    ) -> None:
         # The lobby's new-table form has fields of the same names (players, deck,
         # reliability): this form's ids are its own, so no id is on the page twice.
         kwargs.setdefault("auto_id", "seek_%s")
@@ -76,6 +78,10 @@ class SeekForm(forms.Form):
         for name, value in (last or {}).items():
             if name in self.fields:
                 self.fields[name].initial = value
+        if guest:  # unrated, whatever is posted (a disabled field keeps its initial)
+            rated = self.fields["is_rated"]
+            rated.initial, rated.disabled = False, True
+            rated.label = _("Rated (sign up to play rated games)")
 
 
 def _keep(*choices: tuple[str, Any]) -> list[tuple[str, Any]]:

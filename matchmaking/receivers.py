@@ -13,6 +13,7 @@ from games import signals
 from games.seat_rules import seat_check
 from games.services import Refused
 from history.reliability import reliability
+from matchmaking.guests import refuse_guest_rated
 from matchmaking.services import pair_all
 
 
@@ -30,6 +31,12 @@ def refuse_below_minimum(match: Any, seats: list, user: Any) -> None:
             % {"minimum": minimum, "score": score},
             code="reliability",
         )
+
+
+@seat_check
+def refuse_guest_at_rated_table(match: Any, seats: list, user: Any) -> None:
+    """A guest takes no seat at a rated table."""
+    refuse_guest_rated(user, match.is_rated)
 
 
 @receiver(signals.ticked)

@@ -41,6 +41,7 @@ from history.reliability import reliability
 from history.services import rating_class_for
 from matchmaking import pairing
 from matchmaking.conf import setting
+from matchmaking.guests import refuse_guest_rated
 from matchmaking.house_rules import rule_tags
 from matchmaking.models import (
     POOL_FIELDS,
@@ -176,6 +177,7 @@ def create_seek(
 ) -> Seek:
     """Start looking for a table; the seek is paired at once if it can be."""
     user = refuse_suspended(user)
+    refuse_guest_rated(user, is_rated)
     _throttle(user)
     table_for(mode, deck_size, players)  # refuses a table that cannot be made
     pool = dict(mode=mode, players=players, deck_size=deck_size, speed=speed, is_rated=is_rated)
@@ -333,6 +335,7 @@ def _drop_unable(seeks: list[Seek], users: dict[int, Any], now: Any) -> list[See
 def table_as_wished(creator: Any, wishes: dict[str, Any], players: int, **options: Any) -> Match:
     """A table of ``players`` dealt as seek wishes ask: the game, the deck, the speed and
     whether it is rated (``options`` as ``create_match`` takes them)."""
+    refuse_guest_rated(creator, wishes["is_rated"])
     variant, rules = table_for(wishes["mode"], wishes["deck_size"], players)
     return create_match(
         creator,
@@ -378,7 +381,10 @@ def create_table(
     **options: Any,
 ) -> Match:
     """``games.services.create_match``, and the least reliability asked of joiners;
-    refused past the creator's cap of tables with bots when it seats any."""
+    refused past the creator's cap of tables with bots when it seats any.  A guest's
+    table is unrated: the lobby's form has no choice of it."""
+    if creator.is_guest:
+        options["is_rated"] = False
     with transaction.atomic():
         if any(options.get("bots", ())):
             refuse_bot_table_over_cap(creator)

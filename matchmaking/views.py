@@ -4,13 +4,14 @@ at once), "New opponent" after a game a seek made, and "Play" against a friend."
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.guests import GuestRefused, create_guest
 from accounts.ratelimit import client_ip
 from games.bot_strength import bot_choices
 from games.http import go
@@ -19,6 +20,7 @@ from games.services import Refused, refuse_table_flood
 from matchmaking import challenges, services
 from matchmaking.conf import setting
 from matchmaking.forms import SeekForm
+from matchmaking.guests import GUEST_WISHES, schedule_idle_sweep
 from matchmaking.models import Seek
 
 
@@ -41,7 +43,7 @@ def panel_context(user, form: SeekForm | None = None, error: str = "") -> dict:
         "bot_at": bot_at,
         "alone": alone,
         "bot_makes_unrated": seek is not None and services.bot_makes_unrated(seek),
-        "seek_form": form or SeekForm(last=services.last_choice(user)),
+        "seek_form": form or SeekForm(last=services.last_choice(user), guest=user.is_guest),
         "seek_error": error,
         "bot_choices": bot_choices(),
         "practice_level": setting("MATCHMAKING_BOT_LEVEL"),
@@ -65,7 +67,7 @@ def _panel_response(request: HttpRequest, **extra) -> HttpResponse:
 @login_required
 @require_POST
 def play(request: HttpRequest) -> HttpResponse:
-    form = SeekForm(request.POST)
+    form = SeekForm(request.POST, guest=request.user.is_guest)
     if not form.is_valid():
         return _panel_response(request, form=form, error=str(_first_error(form)))
     try:
@@ -81,6 +83,32 @@ def play(request: HttpRequest) -> HttpResponse:
     if seek.match_id is not None:
         return go(request, table_url(seek.match_id))
     return _panel_response(request)
+
+
+@require_POST
+def play_as_guest(request: HttpRequest) -> HttpResponse:
+    """«Играть» without an account: a guest account is made and signed in (this
+    browser's session keeps it), and it looks for an unrated game at once.  A visitor
+    already signed in just looks for one."""
+    if not request.user.is_authenticated:
+        try:
+            guest = create_guest(client_ip(request), request.LANGUAGE_CODE)
+        except GuestRefused as refused:
+            messages.error(request, refused.message)
+            return redirect(lobby_url())
+        login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
+        schedule_idle_sweep()
+    wishes = dict(GUEST_WISHES)
+    if not request.user.is_guest:
+        wishes.update(services.last_choice(request.user))
+    try:
+        seek = services.create_seek(request.user, **wishes)
+    except Refused as refused:
+        messages.error(request, refused.message)
+        return redirect(lobby_url())
+    if seek.match_id is not None:
+        return redirect(table_url(seek.match_id))
+    return redirect(lobby_url())
 
 
 @login_required
