@@ -188,7 +188,8 @@ def board(daily: DailyDeal) -> QuerySet[DailyEntry]:
     """
     played_out = Deal.EndReason.NORMAL
     return (
-        DailyEntry.objects.filter(daily=daily, aborted=False)
+        # A guest is on no board (accounts.guests).
+        DailyEntry.objects.filter(daily=daily, aborted=False, user__is_guest=False)
         .exclude(result="")
         .select_related("user", "match")
         .annotate(
