@@ -59,7 +59,11 @@ def manifest(request: HttpRequest) -> JsonResponse:
 @require_safe
 @cache_control(no_cache=True)
 def service_worker(request: HttpRequest) -> HttpResponse:
-    context = {"offline_url": "/offline/", "stylesheet": static("css/site.css")}
+    context = {
+        "offline_url": "/offline/",
+        "stylesheet": static("css/site.css"),
+        "icon": static("icons/icon-192.png"),
+    }
     response = render(request, "pwa/sw.js", context, content_type="text/javascript")
     return response
 

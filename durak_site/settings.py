@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "puzzles",
     "daily",
     "table",
+    "notifications",
     # The site as a whole: its worker commands (task_worker) beside the settings.
     "durak_site",
 ]
@@ -198,6 +199,13 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # Post-game analyses run on a task worker (`manage.py task_worker`), never in a
 # web process; the queue is a table in the site's own database.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+# Web Push (notifications/): with no VAPID keys (development), push notifications are off
+# and never offered.  docs/deploy.md says how to make the keys.
+WEBPUSH_VAPID_PUBLIC_KEY = os.environ.get("WEBPUSH_VAPID_PUBLIC_KEY", "")
+WEBPUSH_VAPID_PRIVATE_KEY = os.environ.get("WEBPUSH_VAPID_PRIVATE_KEY", "")
+WEBPUSH_CONTACT = os.environ.get("WEBPUSH_CONTACT", "")
+
 # Analyses a user may have waiting or running at once, and may ask for per day.
 ANALYSIS_QUOTA_ACTIVE = int(os.environ.get("ANALYSIS_QUOTA_ACTIVE", "2"))
 ANALYSIS_QUOTA_PER_DAY = int(os.environ.get("ANALYSIS_QUOTA_PER_DAY", "20"))

@@ -30,6 +30,7 @@ urlpatterns = [
     path("", include("analysis.urls")),
     path("", include("puzzles.urls")),
     path("", include("daily.urls")),
+    path("", include("notifications.urls")),
 ]
 
 handler400 = "durak_site.errors.bad_request"

@@ -27,3 +27,8 @@ seats_changed = Signal()
 # event loop's thread: the periodic work of the apps above (pairing waiting seeks).
 # A receiver that raises ends that tick; the next one runs as usual.
 ticked = Signal()
+
+# sender=Match class; kwargs: match_id, user_ids.  Sent after the commit of a move or
+# a deal that started these players' turn while none of their sockets to that table
+# was open (push notifications tell them).
+turn_started = Signal()

@@ -27,7 +27,7 @@ from accounts.notices import suspension_notice
 from durak.engine import Game
 from games import presence
 from games.models import Match, Seat
-from games.signals import seats_changed
+from games.signals import seats_changed, turn_started
 from games.table_sql import socket_channels
 
 logger = logging.getLogger(__name__)
@@ -194,6 +194,21 @@ def notify_seats_changed(user_ids: Iterable[int | None]) -> None:
     people = sorted({user_id for user_id in user_ids if user_id})
     if people:
         transaction.on_commit(lambda: seats_changed.send(sender=Match, user_ids=people))
+
+
+def notify_turn_started(match_id: int, seats: list[Seat], numbers: Iterable[int]) -> None:
+    """After the commit, tell the apps above that the turn of the players at seats
+    ``numbers`` started while they were away from the table (no socket of theirs open)."""
+    starting = set(numbers)
+    away = sorted(
+        s.user_id
+        for s in seats
+        if s.number in starting and s.user_id and not s.is_bot and s.disconnected_since
+    )
+    if away:
+        transaction.on_commit(
+            lambda: turn_started.send(sender=Match, match_id=match_id, user_ids=away)
+        )
 
 
 def notify_lobby_changed() -> None:

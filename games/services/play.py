@@ -22,6 +22,7 @@ from games.services.common import (
     notify_lobby_changed,
     notify_match_changed,
     notify_seats_changed,
+    notify_turn_started,
     refuse_if_suspended,
     seat_of,
 )
@@ -204,6 +205,8 @@ def apply_locked(
         deal = _finish_deal(match, seats, game, end_reason, now)
     else:
         clock.schedule(match, seats, game, now)
+        # Only a turn that starts with this move: not every throw-in while one waits.
+        notify_turn_started(match.pk, seats, set(clock.required_seats(game)) - set(required))
     table_sql.update_fields(match, _MATCH_FIELDS_A_MOVE_WRITES)
     if deal is not None:
         match.live_deal = deal
@@ -287,6 +290,7 @@ def new_deal(match: Match, seats: list[Seat], game: Game, now: datetime) -> Deal
     clock.schedule(match, seats, game, now)
     match.save()
     notify_match_changed(match.pk, match.version)
+    notify_turn_started(match.pk, seats, clock.required_seats(game))
     notify_lobby_changed()
     notify_seats_changed(seat.user_id for seat in seats)
     return deal

@@ -31,6 +31,7 @@ LAYERS = [
     "moderation",
     "daily",
     "table",  # the live table: composes what every app below shows of a table
+    "notifications",  # pushes of turns, invites and friend requests, opening their pages
     "durak_site",  # settings, routing, the worker commands: above every app
 ]
 
