@@ -28,7 +28,7 @@
       body: JSON.stringify(body),
     }).then((response) =>
       response.json().then((answer) => {
-        if (!response.ok) throw new Error(answer.error || response.statusText);
+        if (!response.ok) throw Object.assign(new Error(answer.error), { fromSite: true });
         return answer;
       }),
     );
@@ -43,8 +43,9 @@
     button.textContent = button.dataset[`${state}Text`];
     button.disabled = state === "blocked";
   };
+  // The site's refusals are in the reader's language; the browser's own are not.
   const fail = (problem) => {
-    if (error) error.textContent = problem.message || String(problem);
+    if (error) error.textContent = problem.fromSite ? problem.message : button.dataset.failedText;
   };
 
   navigator.serviceWorker.ready
