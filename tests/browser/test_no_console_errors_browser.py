@@ -37,6 +37,7 @@ NOT_PAGES = {
     "table:start",
     "table:join_by_token",
     "matchmaking:play",
+    "matchmaking:play_as_guest",
     "matchmaking:cancel",
     "matchmaking:bots_now",
     "matchmaking:new_opponent",
