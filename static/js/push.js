@@ -83,6 +83,30 @@
       .then(() => post(box.dataset.unsubscribeUrl, { endpoint: subscription.endpoint }))
       .then(() => show("off"));
 
+  // A table left open in the background still gets the moves over its socket, so the
+  // server sends it no push: the page itself shows the notice when the turn becomes
+  // the player's, if this browser has pushes on.
+  const table = document.getElementById("table-page");
+  const pageTitle = document.title;
+  if (table) {
+    const myTurn = () => Boolean(table.querySelector("#table-hand .me.acting"));
+    let wasMine = myTurn();
+    table.addEventListener("htmx:wsAfterMessage", () => {
+      const mine = myTurn();
+      const news = mine && !wasMine && document.visibilityState === "hidden";
+      wasMine = mine;
+      if (!news || !registration || Notification.permission !== "granted") return;
+      registration.pushManager.getSubscription().then((subscription) => {
+        if (!subscription) return null;
+        return registration.showNotification(table.dataset.turnTitle, {
+          body: pageTitle,
+          tag: `turn-${table.dataset.match}`,
+          data: { url: window.location.href },
+        });
+      });
+    });
+  }
+
   button.addEventListener("click", () => {
     if (!registration) return;
     button.disabled = true;

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from games import services as games
-from games.models import RuleVariant
+from games.models import Match, RuleVariant, Seat
 from notifications.models import PushSubscription
+from tests.browser.hand_table import off_the_loop
 from tests.browser.people import signed_in_page
 from tests.matchmaking.conftest import make_user
 from tests.notifications.keys import KeyPair
@@ -93,3 +94,66 @@ def test_without_keys_the_table_offers_nothing(browser, live_server_url):
     page.goto(f"{live_server_url}/games/{match.pk}/")
     page.locator("#sound-toggle").wait_for()
     assert page.locator(OPT_IN).count() == 0
+
+
+# A background tab whose browser has pushes on: hidden, with a subscription (this
+# machine reaches no push service to make a real one).
+HIDDEN_AND_SUBSCRIBED = """
+Object.defineProperty(document, "visibilityState", { get: () => "hidden" });
+Object.defineProperty(document, "hidden", { get: () => true });
+PushManager.prototype.getSubscription = () =>
+  Promise.resolve({ endpoint: "https://push.example.net/x", toJSON: () => ({}) });
+"""
+NOTICES = """async () => (await (await navigator.serviceWorker.ready).getNotifications())
+  .map((notice) => [notice.title, notice.body, notice.tag])"""
+
+
+def acting(match: Match) -> list[int]:
+    """The seats that may move now (not only resign)."""
+    match.refresh_from_db()
+    game = games.load_game(match)
+    return [int(turn) for turn in game.to_act() if any(map(playable, game.legal_actions(turn)))]
+
+
+def playable(action) -> bool:
+    return action.kind not in ("resign", "swap")
+
+
+def play_one(match: Match, seat: int) -> None:
+    """The seat's first legal move (never a resign), applied as a socket applies it."""
+
+    def move() -> None:
+        match.refresh_from_db()
+        game = games.load_game(match)
+        action = next(filter(playable, game.legal_actions(seat)))
+        games.apply_action(match.pk, seat, str(action), version=match.version)
+
+    off_the_loop(move)
+
+
+def test_a_table_open_in_the_background_shows_the_turn_itself(push_keys, browser, live_server_url):
+    anna, boris = make_user(), make_user()
+    variant = RuleVariant.objects.get(slug="classic")
+    match = off_the_loop(lambda: games.create_match(anna, variant, 2))
+    off_the_loop(lambda: games.join_match(match, boris))
+    mine = Seat.objects.get(match=match, user=anna).number
+    page = signed_in_page(browser, live_server_url, anna, "ru", PHONE)
+    page.context.grant_permissions(["notifications"], origin=live_server_url)
+    page.add_init_script(HIDDEN_AND_SUBSCRIBED)
+    page.goto(f"{live_server_url}/games/{match.pk}/")
+    page.locator(f"{OPT_IN} button").wait_for(state="visible")
+    while mine in acting(match):
+        play_one(match, mine)
+    page.locator("#table-hand .me.acting").wait_for(state="detached")
+    assert page.evaluate(NOTICES) == []
+    while mine not in acting(match):
+        play_one(match, acting(match)[0])
+    page.locator("#table-hand .me.acting").wait_for()
+    # The notice follows the push that made the turn the player's, a moment later.
+    shown = page.evaluate(NOTICES)
+    for _ in range(100):
+        if shown:
+            break
+        page.wait_for_timeout(100)
+        shown = page.evaluate(NOTICES)
+    assert shown == [["Ваш ход", f"Подкидной #{match.pk} · Дурак Онлайн", f"turn-{match.pk}"]]
