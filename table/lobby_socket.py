@@ -23,6 +23,7 @@ from games.socket_guard import (
     SignedOut,
 )
 from games.throttle import TokenBucket
+from matchmaking.services import ready_table
 from matchmaking.views import render_panel
 from table.pages import render_open_tables
 
@@ -40,6 +41,11 @@ def _friends_html(user: Any) -> str:
 
 def _play_panel_html(user: Any) -> str:
     return render_panel(user, oob=True)
+
+
+def _ready_panel_html(user: Any) -> str:
+    """The panel naming the table a seek of ``user`` was seated at, else nothing."""
+    return _play_panel_html(user) if ready_table(user) is not None else ""
 
 
 class LobbySocket(GuardedSocket):
@@ -60,6 +66,12 @@ class LobbySocket(GuardedSocket):
         await self.join_groups(services.LOBBY_GROUP, lobby_user_group(user.pk))
         await self.accept()
         await self.send(text_data=await db_call(_lobby_html)(self.user))
+        # A seek seated after the page was rendered but before this socket joined its
+        # group was pushed to nobody (a lone seeker's bot comes within a second): the
+        # panel with the table goes now, so the page still goes there.
+        ready = await db_call(_ready_panel_html)(user)
+        if ready:
+            await self.send(text_data=ready)
         self.start_heartbeat(user.pk)
         await db_call(socket_changed_for)(user.pk)
 

@@ -21,9 +21,11 @@ from history import services as history
 from history.boards import week_boards
 from history.models import PlayerGame, Rating, RatingClass
 from matchmaking import services
-from matchmaking.guests import remove_idle_guests
+from matchmaking.guests import GUEST_WISHES, remove_idle_guests
 from matchmaking.models import Seek
 from puzzles.models import PuzzleRating
+from tests.live.conftest import Socket
+from tests.sockets import db, in_own_loop, session_cookie
 
 from .conftest import client_for, make_user, wishes
 
@@ -245,3 +247,19 @@ def test_a_new_guest_queues_the_clean_up_at_most_once_an_hour(
             play_as_guest(Client(), REMOTE_ADDR=ip)
     queued = DBTaskResult.objects.filter(task_path__endswith="sweep_idle_guests")
     assert queued.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@in_own_loop
+async def test_a_seek_seated_before_the_lobby_socket_opened_still_sends_the_page_on():
+    """A guest's bot may come between the lobby's render and its socket's joining:
+    the socket, once open, names the table all the same."""
+    guest = await db(create_guest, "10.9.9.1", "en")
+    await db(services.create_seek, guest, **GUEST_WISHES)
+    await db(lambda: Seek.objects.update(bots_at=timezone.now()))
+    [made] = await db(services.pair_all)
+    lobby = Socket("/ws/lobby/", await db(session_cookie, guest))
+    assert (await lobby.open())[0]
+    frame = await lobby.until(lambda f: "data-go" in f)
+    assert f'data-go="/games/{made}/"' in frame
+    await lobby.close()
