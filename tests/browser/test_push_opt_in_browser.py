@@ -9,18 +9,22 @@ side is tested against a push service of the tests' own (tests/notifications/).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
+import http_ece
 import pytest
 
 from games import services as games
 from games.models import Match, RuleVariant, Seat
 from notifications.models import PushSubscription
+from notifications.tasks import send_push
 from tests.browser.hand_table import off_the_loop
 from tests.browser.people import signed_in_page
 from tests.matchmaking.conftest import make_user
-from tests.notifications.keys import KeyPair
+from tests.notifications.keys import Browser, KeyPair
+from tests.notifications.push_service import running_push_service
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -108,6 +112,16 @@ NOTICES = """async () => (await (await navigator.serviceWorker.ready).getNotific
   .map((notice) => [notice.title, notice.body, notice.tag])"""
 
 
+def notices_shown(page) -> list[list[str]]:
+    """The notices the page's service worker shows, once there is one (or 30 s on)."""
+    for _ in range(300):
+        shown = page.evaluate(NOTICES)
+        if shown:
+            return shown
+        page.wait_for_timeout(100)
+    return page.evaluate(NOTICES)
+
+
 def acting(match: Match) -> list[int]:
     """The seats that may move now (not only resign)."""
     match.refresh_from_db()
@@ -150,10 +164,41 @@ def test_a_table_open_in_the_background_shows_the_turn_itself(push_keys, browser
         play_one(match, acting(match)[0])
     page.locator("#table-hand .me.acting").wait_for()
     # The notice follows the push that made the turn the player's, a moment later.
-    shown = page.evaluate(NOTICES)
-    for _ in range(100):
-        if shown:
-            break
-        page.wait_for_timeout(100)
-        shown = page.evaluate(NOTICES)
-    assert shown == [["Ваш ход", f"Подкидной #{match.pk} · Дурак Онлайн", f"turn-{match.pk}"]]
+    assert notices_shown(page) == [
+        ["Ваш ход", f"Подкидной #{match.pk} · Дурак Онлайн", f"turn-{match.pk}"]
+    ]
+
+
+def test_a_sent_push_shows_on_the_second_device(push_keys, browser, live_server_url):
+    """The worker's push, taken by the tests' push service and opened with the
+    browser's keys, delivered to Boris's browser as its push service would: his
+    service worker shows it, in Russian, while no page of his has the table open."""
+    boris = make_user()
+    device = Browser.new()
+    with running_push_service() as service:
+        info = device.subscription(f"{service.origin}/device")
+        PushSubscription.objects.create(
+            user=boris, endpoint=info["endpoint"], **info["keys"], language="ru"
+        )
+        assert send_push.call(boris.pk, "turn", match_id=42) == 1
+        ((_path, _headers, body),) = service.received
+    payload = http_ece.decrypt(body, private_key=device.keys.private, auth_secret=device.secret)
+
+    page = signed_in_page(browser, live_server_url, boris, "ru", PHONE)
+    page.context.grant_permissions(["notifications"], origin=live_server_url)
+    cdp = page.context.new_cdp_session(page)
+    registrations: list[dict] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.extend(event["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    page.goto(f"{live_server_url}/rules/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    (registration,) = {r["registrationId"] for r in registrations if not r["isDeleted"]}
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": live_server_url + "/", "registrationId": registration, "data": payload.decode()},
+    )
+    assert notices_shown(page) == [["Ваш ход", "Стол №42 ждёт вашего хода.", "turn-42"]]
+    assert json.loads(payload)["url"] == "/games/42/"

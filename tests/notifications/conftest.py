@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from tests.notifications.keys import KeyPair
+from tests.notifications.push_service import FakePushService, running_push_service
 
 CONTACT = "mailto:push@example.org"
 
@@ -16,3 +19,9 @@ def vapid(settings) -> KeyPair:
     settings.WEBPUSH_CONTACT = CONTACT
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
     return pair
+
+
+@pytest.fixture
+def push_service() -> Iterator[FakePushService]:
+    with running_push_service() as server:
+        yield server
