@@ -45,6 +45,13 @@ HAND_TOPS = """() => [...document.querySelectorAll("#table-hand .hand-card")].ma
   (card) => Math.round(card.getBoundingClientRect().top))"""
 
 
+# Whether the element shows all its content (nothing cut off on its right).
+UNCUT = """(selector) => {
+  const el = document.querySelector(selector);
+  return el.scrollWidth <= el.clientWidth + 0.5;
+}"""
+
+
 # Whether the element is laid out inside the screen's width. Read in one go, and waited
 # for: the lobby socket's first push swaps the list in while the page is read.
 ON_SCREEN = """(selector) => {
@@ -86,6 +93,10 @@ def test_the_lobby_and_a_table_fit_a_320_pixel_phone_in_russian(browser, live_se
     # The dealt hand of six lies in one row.
     tops = page.evaluate(HAND_TOPS)
     assert len(tops) == 6 and len(set(tops)) == 1, tops
+    # The player's line (the role's badge) is whole beside the hand's order control.
+    me_line = "#table-hand .me"
+    assert page.locator(f"{me_line} .badge").count() == 1
+    assert page.evaluate(UNCUT, me_line), page.locator(me_line).inner_text()
 
     # A spectator's report form: its text box keeps inside the screen.
     watcher, _user = person(browser, live_server_url, "Vera", "ru", NARROW)
