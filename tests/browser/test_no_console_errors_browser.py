@@ -58,6 +58,8 @@ NOT_PAGES = {
     "analysis:play_on",
     "puzzles:attempt",
     "daily:play",
+    "notifications:subscribe",
+    "notifications:unsubscribe",
 }
 
 
