@@ -61,6 +61,8 @@ INSTALLED_APPS = [
     "moderation.admin_apps.TaskQueueConfig",
     "django_htmx",
     "template_partials",
+    # The API's schema and docs page (its static files, so no CDN is needed).
+    "ninja",
     "accounts",
     "games",
     "matchmaking",
@@ -70,6 +72,7 @@ INSTALLED_APPS = [
     "analysis",
     "puzzles",
     "daily",
+    "api",
     "table",
     "notifications",
     # The site as a whole: its worker commands (task_worker) beside the settings.

@@ -4,6 +4,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 
 from accounts.language import set_language
+from api.endpoints import api
 from durak_site import pwa
 from durak_site.health import healthz
 
@@ -30,6 +31,8 @@ urlpatterns = [
     path("", include("analysis.urls")),
     path("", include("puzzles.urls")),
     path("", include("daily.urls")),
+    path("", include("api.urls")),
+    path("api/", api.urls),
     path("", include("notifications.urls")),
 ]
 

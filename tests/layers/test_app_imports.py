@@ -30,6 +30,7 @@ LAYERS = [
     "puzzles",
     "moderation",
     "daily",
+    "api",  # the public API for programs: over the services, matchmaking and history
     "table",  # the live table: composes what every app below shows of a table
     "notifications",  # pushes of turns, invites and friend requests, opening their pages
     "durak_site",  # settings, routing, the worker commands: above every app

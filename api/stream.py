@@ -1,0 +1,148 @@
+"""The game stream: one seat's view of its table as newline-delimited JSON.
+
+The first line is the whole state the seat may see (``durak.engine``'s seat view: its
+own hand, the table, the talon's count, the trump, whose turn, its legal actions, with
+the table's version and turn deadline); then one line each time the table's version
+changes; the stream ends once the game is over.  The database stays the one source of
+truth: each line is read from it.  The stream holds a channel of the channel layer,
+recorded as the table sockets' are, so the table's pushes ("match N changed") wake it
+at once and it counts against the same socket caps (``games.socket_guard``); it also
+looks at the version every ``API_STREAM_POLL_SECONDS`` in case a push is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+from games import presence, services
+from games.models import Match, Seat
+from games.socket_guard import SocketQuota
+
+POLL_SECONDS = getattr(settings, "API_STREAM_POLL_SECONDS", 2.0)
+# A blank line this often keeps proxies from closing a quiet stream; clients skip it.
+KEEPALIVE_SECONDS = getattr(settings, "API_STREAM_KEEPALIVE_SECONDS", 20.0)
+ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
+
+
+def seat_number(match_id: int, user_id: int) -> int | None:
+    return (
+        Seat.objects.filter(match_id=match_id, user_id=user_id)
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
+def seat_state(match_id: int, user_id: int) -> dict[str, Any] | None:
+    """What the user's seat may see of the table now (None: no seat there).
+
+    Only the engine's seat view is sent, which holds no other seat's cards and not the
+    talon's order; the snapshot itself never leaves the server.
+    """
+    match = Match.objects.filter(pk=match_id).first()
+    seat = seat_number(match_id, user_id)
+    if match is None or seat is None:
+        return None
+    game = services.load_game(match)
+    return {
+        "type": "state",
+        "match_id": match.pk,
+        "status": match.status,
+        "version": match.version,
+        "seat": seat,
+        "players": match.players,
+        "deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
+        "view": game.view(seat) if game is not None else None,
+    }
+
+
+def version_of(match_id: int) -> tuple[int, str] | None:
+    return Match.objects.filter(pk=match_id).values_list("version", "status").first()
+
+
+def _line(data: dict[str, Any]) -> bytes:
+    return (json.dumps(data, separators=(",", ":")) + "\n").encode()
+
+
+class SeatStream:
+    """One open stream of a seated user; ``open`` admits it, ``lines`` yields it."""
+
+    def __init__(self, match_id: int, user: Any) -> None:
+        self.match_id = match_id
+        self.user = user
+        self.layer = get_channel_layer()
+        self.channel: str | None = None
+        self.quota: SocketQuota | None = None
+
+    def open(self) -> bool:
+        """Take a channel and count it against the user's socket caps; False past them.
+
+        Called by the view before the response starts, so a refusal is an HTTP error.
+        """
+        if self.layer is not None:
+            self.channel = async_to_sync(self.layer.new_channel)("api-stream.")
+        else:  # no layer: polling alone
+            self.channel = f"api-stream-{id(self)}"
+        quota = SocketQuota(self.user.pk, self.match_id, self.channel)
+        if not quota.admit():
+            self.channel = None
+            return False
+        self.quota = quota
+        presence.hold(self.channel)
+        services.seat_connected(self.match_id, self.user, self.channel)
+        return True
+
+    async def close(self) -> None:
+        if self.channel is None:
+            return
+        presence.let_go(self.channel)
+        await database_sync_to_async(services.seat_disconnected)(self.match_id, self.channel)
+        if self.quota is not None:
+            await database_sync_to_async(self.quota.release)()
+        self.channel = None
+
+    async def wait_for_news(self) -> None:
+        """Until a push reaches the stream's channel, or the poll's time is up."""
+        if self.layer is None:
+            await asyncio.sleep(POLL_SECONDS)
+            return
+        with contextlib.suppress(asyncio.TimeoutError):
+            message = await asyncio.wait_for(self.layer.receive(self.channel), POLL_SECONDS)
+            if message.get("type") == "presence.restore":
+                # This process was taken for dead and its sockets released.
+                await database_sync_to_async(services.seat_connected)(
+                    self.match_id, self.user, self.channel
+                )
+
+    async def lines(self) -> AsyncIterator[bytes]:
+        loop = asyncio.get_running_loop()
+        sent: tuple[int, str] | None = None
+        quiet_since = loop.time()
+        try:
+            while True:
+                now_at = await database_sync_to_async(version_of)(self.match_id)
+                if now_at is None:
+                    return
+                if now_at != sent:
+                    state = await database_sync_to_async(seat_state)(self.match_id, self.user.pk)
+                    if state is None:  # the seat was left
+                        return
+                    sent = (state["version"], state["status"])
+                    quiet_since = loop.time()
+                    yield _line(state)
+                    if state["status"] in ENDED:
+                        return
+                elif loop.time() - quiet_since > KEEPALIVE_SECONDS:
+                    quiet_since = loop.time()
+                    yield b"\n"
+                await self.wait_for_news()
+        finally:
+            await self.close()

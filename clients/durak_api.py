@@ -1,0 +1,107 @@
+"""A small client of the Durak Online HTTP API, standard library only.
+
+    from durak_api import DurakClient
+    client = DurakClient("http://127.0.0.1:8000", "durak_…")
+    table = client.create_table(level="hard")
+    for state in client.stream(table["match_id"]):
+        ...
+
+Every refusal raises ``ApiError`` with the API's ``status``, ``code`` and ``message``.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class DurakClient:
+    def __init__(self, base_url: str, token: str, *, timeout: float = 30.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+
+    # ---------------------------------------------------------------- plumbing
+
+    def _request(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base_url + path, data=data, method=method)
+        request.add_header("Authorization", f"Bearer {self.token}")
+        request.add_header("Accept", "application/json")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        return request
+
+    def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        try:
+            with urllib.request.urlopen(
+                self._request(method, path, body), timeout=self.timeout
+            ) as response:
+                return json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            raise _api_error(error) from None
+
+    # ---------------------------------------------------------------- reading
+
+    def account(self) -> dict[str, Any]:
+        return self._call("GET", "/api/account")
+
+    def user(self, username: str) -> dict[str, Any]:
+        return self._call("GET", f"/api/users/{urllib.request.quote(username)}")
+
+    def games(self, username: str, page: int = 1) -> dict[str, Any]:
+        return self._call("GET", f"/api/users/{urllib.request.quote(username)}/games?page={page}")
+
+    def record(self, match_id: int) -> dict[str, Any]:
+        return self._call("GET", f"/api/games/{int(match_id)}/record")
+
+    # ---------------------------------------------------------------- playing
+
+    def create_table(
+        self, level: str = "hard", players: int = 2, variant: str = "classic", **extra: Any
+    ) -> dict[str, Any]:
+        """A table against the site's bots, you in seat 0; it starts at once."""
+        body = {"level": level, "players": players, "variant": variant, **extra}
+        return self._call("POST", "/api/tables", body)
+
+    def play(self, match_id: int, action: str, version: int) -> dict[str, Any]:
+        """Play ``action`` (engine notation, ``"0 attack 6H"``) at table ``version``."""
+        return self._call(
+            "POST", f"/api/games/{int(match_id)}/actions", {"action": action, "version": version}
+        )
+
+    def resign(self, match_id: int) -> dict[str, Any]:
+        return self._call("POST", f"/api/games/{int(match_id)}/resign")
+
+    def stream(self, match_id: int) -> Iterator[dict[str, Any]]:
+        """Your seat's states, one dict a change, until the game is over."""
+        request = self._request("GET", f"/api/games/{int(match_id)}/stream")
+        try:
+            # No read timeout beyond the keep-alive lines' period, with room to spare.
+            response = urllib.request.urlopen(request, timeout=max(self.timeout, 60))
+        except urllib.error.HTTPError as error:
+            raise _api_error(error) from None
+        with response:
+            for raw in response:
+                line = raw.strip()
+                if line:  # blank lines only keep the connection alive
+                    yield json.loads(line)
+
+
+def _api_error(error: urllib.error.HTTPError) -> ApiError:
+    try:
+        body = json.loads(error.read() or b"{}")
+    except ValueError:
+        body = {}
+    return ApiError(error.code, body.get("code", "error"), body.get("message", str(error)))

@@ -1,0 +1,107 @@
+"""An example bot: opens a table against the site's bot (or plays a table it sits at)
+and plays the whole game through the API, reading its seat's stream.
+
+    python clients/example_bot.py --url http://127.0.0.1:8000 --token durak_… --level hard
+
+Its play is a simple rule: the cheapest card that may be played (trumps count dearer),
+"done" rather than throwing a trump in, "take" only when nothing else is legal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from durak_api import ApiError, DurakClient  # noqa: E402
+
+RANKS = "23456789TJQKA"
+CARD_KINDS = ("attack", "defend", "transfer", "show")
+
+
+def card_cost(card: str, trump_suit: str) -> int:
+    return RANKS.index(card[0]) + (len(RANKS) if card[-1] == trump_suit else 0)
+
+
+def action_cost(action: str, trump_suit: str) -> int:
+    parts = action.split()
+    cards = parts[2:]
+    if parts[1] == "defend":
+        cards = cards[1:]  # the card played, not the attack card it beats
+    return sum(card_cost(card, trump_suit) for card in cards)
+
+
+def choose(view: dict[str, Any]) -> str | None:
+    """The action to play from the seat's view, or None when it has none."""
+    legal = [action for action in view.get("legal") or [] if action.split()[1] != "swap"]
+    if not legal:
+        return None
+    trump = view["trump_suit"]
+    plays = [action for action in legal if action.split()[1] in CARD_KINDS]
+    done = next((action for action in legal if action.split()[1] == "done"), None)
+    if plays:
+        best = min(plays, key=lambda action: action_cost(action, trump))
+        throwing_a_trump = view["table"] and best.split()[1] == "attack" and trump in best
+        if done is not None and throwing_a_trump:
+            return done
+        return best
+    return done or legal[0]
+
+
+def play_game(client: DurakClient, match_id: int, *, log: Any = print) -> dict[str, Any]:
+    """Play the token's seat at ``match_id`` until the game is over; the last state."""
+    acted_at = -1
+    last: dict[str, Any] = {}
+    for state in client.stream(match_id):
+        last = state
+        view = state.get("view")
+        if state["status"] != "playing" or view is None or view["is_over"]:
+            continue
+        if state["version"] <= acted_at:
+            continue  # this version is answered already
+        action = choose(view)
+        if action is None:
+            continue
+        try:
+            client.play(match_id, action, state["version"])
+            acted_at = state["version"]
+            log(f"v{state['version']}: {action}")
+        except ApiError as error:
+            # A stale version: the table moved on; the next line brings it.
+            log(f"v{state['version']}: {action} refused ({error.code}: {error.message})")
+    return last
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--url", default=os.environ.get("DURAK_URL", "http://127.0.0.1:8000"))
+    parser.add_argument("--token", default=os.environ.get("DURAK_TOKEN"))
+    parser.add_argument("--level", default="hard", help="the site bot's level")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--game", type=int, help="play this table (you sit at it)")
+    args = parser.parse_args(argv)
+    if not args.token:
+        parser.error("give --token or set DURAK_TOKEN")
+    client = DurakClient(args.url, args.token)
+    match_id = args.game
+    if match_id is None:
+        match_id = client.create_table(level=args.level, players=args.players)["match_id"]
+        print(f"table {match_id}: {args.url}/games/{match_id}/")
+    last = play_game(client, match_id)
+    result = (last.get("view") or {}).get("result") or {}
+    seat = last.get("seat")
+    if result.get("draw"):
+        print("a draw")
+    elif result.get("fool") == seat:
+        print("the bot is the fool")
+    else:
+        print(f"the bot is safe; the fool is seat {result.get('fool')}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
