@@ -161,9 +161,11 @@ def standard_variants(request) -> None:
 
     from django.apps import apps
 
-    variants = import_module("games.migrations.0002_standard_variants")
     if not apps.get_model("games", "RuleVariant").objects.exists():
-        variants.create_variants(apps, None)
+        # As the migrations leave them: seeded, then mended and renamed.
+        import_module("games.migrations.0002_standard_variants").create_variants(apps, None)
+        import_module("games.migrations.0014_seven_players_at_52_cards").mend(apps, None)
+        import_module("games.migrations.0016_variant_russian_words").rename(apps, None)
     bounds = import_module("matchmaking.migrations.0003_standard_house_rule_bounds")
     if not apps.get_model("matchmaking", "HouseRuleBounds").objects.exists():
         bounds.create_bounds(apps, None)
