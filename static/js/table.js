@@ -374,6 +374,17 @@
     settled();
   });
 
+  // «More» (a phone, during play): the header's secondary tools open over the table
+  // and close on a second tap or a tap elsewhere, so the table below never moves.
+  const moreToggle = document.getElementById("table-more-toggle");
+  const setMore = (open) => moreToggle.setAttribute("aria-expanded", String(open));
+  moreToggle.addEventListener("click", () => {
+    setMore(moreToggle.getAttribute("aria-expanded") !== "true");
+  });
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest("#table-more, #table-more-toggle")) setMore(false);
+  });
+
   // Chat: a sent line leaves the input empty (Enter cannot send it twice), an empty
   // line is not sent, and the log follows new lines.
   const chatForm = document.getElementById("chat-form");
