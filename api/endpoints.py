@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils.translation import gettext as _
-from ninja import NinjaAPI, Schema
+from ninja import NinjaAPI, Schema, Status
 
 from accounts.ratelimit import client_ip
 from api.auth import TokenAuth
@@ -229,7 +229,7 @@ def _move(outcome: services.ActionOutcome) -> dict[str, Any]:
 
 
 @api.post("/tables", auth=BOT, response={201: TableOut, **ERRORS}, tags=["play"])
-def new_table(request: HttpRequest, table: TableIn) -> tuple[int, dict[str, Any]]:
+def new_table(request: HttpRequest, table: TableIn) -> Status:
     """Open a table against the site's bots (``level``: random, easy, medium, hard), you
     in seat 0; it starts at once.  The lobby's limits apply: tables opened per window
     and tables with bots open at once."""
@@ -250,7 +250,9 @@ def new_table(request: HttpRequest, table: TableIn) -> tuple[int, dict[str, Any]
         bot_speed=table.bot_speed,
     )
     match.refresh_from_db(fields=["status", "version"])
-    return 201, {"match_id": match.pk, "status": match.status, "seat": 0, "version": match.version}
+    return Status(
+        201, {"match_id": match.pk, "status": match.status, "seat": 0, "version": match.version}
+    )
 
 
 @api.get(
