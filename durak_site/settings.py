@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "puzzles",
     "daily",
     "api",
+    "arena",
     "table",
     "notifications",
     # The site as a whole: its worker commands (task_worker) beside the settings.

@@ -31,6 +31,7 @@ LAYERS = [
     "moderation",
     "daily",
     "api",  # the public API for programs: over the services, matchmaking and history
+    "arena",  # arena tournaments: pairs players at games tables, scores their games
     "table",  # the live table: composes what every app below shows of a table
     "notifications",  # pushes of turns, invites and friend requests, opening their pages
     "durak_site",  # settings, routing, the worker commands: above every app

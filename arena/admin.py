@@ -1,0 +1,48 @@
+from django.contrib import admin
+
+from .models import Arena, ArenaGame, ArenaPlayer
+
+
+class ArenaPlayerInline(admin.TabularInline):
+    model = ArenaPlayer
+    extra = 0
+    fields = ("user", "points", "games", "on_fire", "paused", "withdrawn", "joined_at")
+    readonly_fields = ("user", "points", "games", "on_fire", "joined_at")
+    can_delete = False
+
+
+@admin.register(Arena)
+class ArenaAdmin(admin.ModelAdmin):
+    list_display = ("name", "variant", "players_per_table", "starts_at", "minutes", "status")
+    list_filter = ("status", "variant", "is_rated")
+    date_hierarchy = "starts_at"
+    fields = (
+        "name",
+        "variant",
+        "players_per_table",
+        "turn_seconds",
+        "starts_at",
+        "minutes",
+        "is_rated",
+        "status",
+        "created_by",
+    )
+    # The ticker moves an arena from scheduled to running to finished.
+    readonly_fields = ("status", "created_by")
+    inlines = [ArenaPlayerInline]
+
+    def save_model(self, request, obj, form, change) -> None:
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(ArenaGame)
+class ArenaGameAdmin(admin.ModelAdmin):
+    list_display = ("arena", "match", "scored", "created_at")
+    list_filter = ("arena",)
+    readonly_fields = ("arena", "match", "berserk_seats", "scored", "created_at")
+
+    def has_add_permission(self, request) -> bool:
+        # Arena games are made by the pairing, never by hand.
+        return False

@@ -1,0 +1,136 @@
+"""Arena tournaments: a timed event in which every player who joined is paired again
+and again, scoring points for each game (docs/tournaments.md).
+
+Each arena game is an ordinary ``games.Match``; ``ArenaGame`` ties it to its arena
+and keeps what it scored, so the standings can always be recomputed from the games.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Arena(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("Starts soon")
+        RUNNING = "running", _("Running now")
+        FINISHED = "finished", _("Finished")
+
+    name = models.CharField(_("name"), max_length=80)
+    variant = models.ForeignKey(
+        "games.RuleVariant",
+        on_delete=models.PROTECT,
+        related_name="arenas",
+        verbose_name=_("variant"),
+    )
+    players_per_table = models.PositiveSmallIntegerField(
+        _("players at a table"),
+        default=2,
+        validators=[MinValueValidator(2), MaxValueValidator(6)],
+    )
+    turn_seconds = models.PositiveSmallIntegerField(
+        _("seconds a turn"), default=20, validators=[MinValueValidator(5)]
+    )
+    starts_at = models.DateTimeField(_("starts at"), db_index=True)
+    minutes = models.PositiveSmallIntegerField(
+        _("minutes"), default=30, validators=[MinValueValidator(5), MaxValueValidator(24 * 60)]
+    )
+    is_rated = models.BooleanField(_("rated"), default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True
+    )
+    # The last pairing round: the ticker pairs an arena at most once a tick.
+    paired_at = models.DateTimeField(_("paired at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["starts_at"]
+        verbose_name = _("arena")
+        verbose_name_plural = _("arenas")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def ends_at(self):
+        return self.starts_at + timedelta(minutes=self.minutes)
+
+    def clean(self) -> None:
+        variant = getattr(self, "variant", None)
+        if variant is not None and not (
+            variant.min_players <= self.players_per_table <= variant.max_players
+        ):
+            raise ValidationError({"players_per_table": variant.players_rule()})
+
+
+class ArenaPlayer(models.Model):
+    arena = models.ForeignKey(
+        Arena, on_delete=models.CASCADE, related_name="players", verbose_name=_("arena")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="arena_entries",
+        verbose_name=_("user"),
+    )
+    points = models.PositiveIntegerField(_("points"), default=0)
+    games = models.PositiveIntegerField(_("games"), default=0)
+    # Games in a row not the fool: from the second on, each scores double.
+    streak = models.PositiveSmallIntegerField(_("games in a row not the fool"), default=0)
+    on_fire = models.BooleanField(_("on fire"), default=False)
+    paused = models.BooleanField(_("paused"), default=False)
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
+    # When the player reached their present points: the later, the lower on a tie.
+    score_reached_at = models.DateTimeField(_("score reached at"), null=True, blank=True)
+    # Whom the player met last: not again at once while others wait.
+    last_opponents = models.JSONField(_("last opponents"), default=list, blank=True)
+
+    class Meta:
+        ordering = ["-points", "score_reached_at", "joined_at"]
+        verbose_name = _("arena player")
+        verbose_name_plural = _("arena players")
+        constraints = [
+            models.UniqueConstraint(fields=["arena", "user"], name="one_entry_per_arena"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.arena} · {self.user}"
+
+
+class ArenaGame(models.Model):
+    arena = models.ForeignKey(
+        Arena, on_delete=models.CASCADE, related_name="games", verbose_name=_("arena")
+    )
+    match = models.OneToOneField(
+        "games.Match",
+        on_delete=models.CASCADE,
+        related_name="arena_game",
+        verbose_name=_("match"),
+    )
+    # Seat numbers that chose berserk (not offered yet: see docs/tournaments.md).
+    berserk_seats = models.JSONField(_("berserk seats"), default=list, blank=True)
+    # Points per user id, written once when the game's first deal ended.
+    scored = models.JSONField(_("points scored"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("arena game")
+        verbose_name_plural = _("arena games")
+
+    def __str__(self) -> str:
+        return f"{self.arena} · #{self.match_id}"

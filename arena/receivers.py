@@ -1,0 +1,22 @@
+"""What the arena does on the games app's news: score a game as it ends, and start,
+pair and end arenas on each tick."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.dispatch import receiver
+
+from games import signals
+
+from . import services
+
+
+@receiver(signals.deal_finished, dispatch_uid="arena-deal-finished")
+def deal_finished(sender: Any, deal: Any, **kwargs: Any) -> None:
+    services.record_finish(deal)
+
+
+@receiver(signals.ticked, dispatch_uid="arena-ticked")
+def ticked(sender: Any, **kwargs: Any) -> None:
+    services.tick()

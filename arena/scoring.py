@@ -1,0 +1,52 @@
+"""The arena's points: pure functions of a game's outcome and the player's streak.
+
+Not the fool scores 2, a draw 1, the fool 0.  After two games in a row without
+being the fool a player is on fire: each further such game scores double, until
+they are the fool.  The same functions score a game as it ends and recompute the
+standings from the stored games, so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+POINTS = {"not_fool": 2, "draw": 1, "fool": 0}
+# Games in a row not the fool after which the next such game scores double.
+FIRE_AFTER = 2
+
+
+class Outcome(StrEnum):
+    NOT_FOOL = "not_fool"
+    DRAW = "draw"
+    FOOL = "fool"
+
+
+@dataclass(frozen=True)
+class Scored:
+    points: int
+    streak: int  # games in a row not the fool, this one counted
+
+    @property
+    def on_fire(self) -> bool:
+        return self.streak >= FIRE_AFTER
+
+
+def score(outcome: Outcome, streak: int) -> Scored:
+    """What a game ending in ``outcome`` scores for a player with ``streak`` games in a
+    row not the fool before it."""
+    if outcome is Outcome.FOOL:
+        return Scored(0, 0)
+    base = POINTS[outcome.value]
+    return Scored(base * 2 if streak >= FIRE_AFTER else base, streak + 1)
+
+
+def outcome_of(deal: object, seat_number: int, team: int | None) -> Outcome:
+    """How the player in ``seat_number`` (of ``team``) ended the finished ``deal``."""
+    if deal.is_draw:
+        return Outcome.DRAW
+    if deal.fool_seat is not None:
+        return Outcome.FOOL if deal.fool_seat == seat_number else Outcome.NOT_FOOL
+    if deal.fool_team is not None and team is not None:
+        return Outcome.FOOL if deal.fool_team == team else Outcome.NOT_FOOL
+    return Outcome.DRAW

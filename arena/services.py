@@ -1,0 +1,296 @@
+"""The arena's services: join, pause, withdraw, pairing, scoring and the standings.
+
+Every change goes through here; views and receivers stay thin.  Pairing runs on the
+ticker of every web process: the arena's row is locked with ``skip_locked``, so one
+process pairs an arena while the others pass it by, and a player is free only when
+no table of this arena still holds them, so nobody is ever seated twice.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import F, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from friends.blocks import blocks_among
+from games.models import Deal, Match, Seat
+from games.services import Refused, create_match, join_match
+from games.services.common import refuse_suspended
+from matchmaking.guests import refuse_guest_rated
+
+from .models import Arena, ArenaGame, ArenaPlayer
+from .scoring import FIRE_AFTER, outcome_of, score
+
+# No new game starts in the arena's last minute: it could not finish in time.
+LAST_PAIRING_SECONDS = 60
+STANDING_ORDER = ("-points", F("score_reached_at").asc(nulls_last=True), "joined_at", "pk")
+OPEN_TABLE = (Match.Status.WAITING, Match.Status.PLAYING)
+
+
+def standings(arena: Arena) -> QuerySet[ArenaPlayer]:
+    """The arena's players, best first: points, then who reached them first."""
+    return ArenaPlayer.objects.filter(arena=arena).select_related("user").order_by(*STANDING_ORDER)
+
+
+def entry_of(arena: Arena, user: Any) -> ArenaPlayer | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return ArenaPlayer.objects.filter(arena=arena, user=user).first()
+
+
+# ------------------------------------------------------------------ the player's own
+
+
+def join(user: Any, arena: Arena) -> ArenaPlayer:
+    """Enter ``user`` in ``arena`` before or during it; a withdrawn player may come back.
+
+    Refused, with nothing written, for a suspended user, a guest at a rated arena,
+    a finished arena or a second join (the unique constraint refuses one that races).
+    """
+    user = refuse_suspended(user)
+    already = Refused(_("You have already joined this arena."), code="joined")
+    with transaction.atomic():
+        locked = Arena.objects.select_for_update().get(pk=arena.pk)
+        if locked.status == Arena.Status.FINISHED or locked.ends_at <= timezone.now():
+            raise Refused(_("This arena is over."), code="finished")
+        refuse_guest_rated(user, locked.is_rated)
+        entry = ArenaPlayer.objects.filter(arena=locked, user=user).first()
+        if entry is not None:
+            if not entry.withdrawn:
+                raise already
+            entry.withdrawn = False
+            entry.paused = False
+            entry.save(update_fields=["withdrawn", "paused"])
+            return entry
+        try:
+            with transaction.atomic():
+                return ArenaPlayer.objects.create(arena=locked, user=user)
+        except IntegrityError:
+            raise already from None
+
+
+def _own_entry(user: Any, arena: Arena) -> ArenaPlayer:
+    entry = entry_of(arena, user)
+    if entry is None or entry.withdrawn:
+        raise Refused(_("You are not playing in this arena."), code="not_joined")
+    return entry
+
+
+def set_paused(user: Any, arena: Arena, paused: bool) -> ArenaPlayer:
+    """Pause ``user``'s own entry (no new game until they come back) or resume it."""
+    entry = _own_entry(user, arena)
+    if arena.status == Arena.Status.FINISHED:
+        raise Refused(_("This arena is over."), code="finished")
+    if entry.paused == paused:
+        raise Refused(
+            _("You are paused already.") if paused else _("You are not paused."), code="repeated"
+        )
+    ArenaPlayer.objects.filter(pk=entry.pk).update(paused=paused)
+    entry.paused = paused
+    return entry
+
+
+def withdraw(user: Any, arena: Arena) -> ArenaPlayer:
+    """Take ``user``'s own entry out of the pairing; their points and games stay."""
+    entry = _own_entry(user, arena)
+    ArenaPlayer.objects.filter(pk=entry.pk).update(withdrawn=True)
+    entry.withdrawn = True
+    return entry
+
+
+# ------------------------------------------------------------------ the ticker
+
+
+def tick(now: Any = None) -> list[int]:
+    """Start and end the arenas whose time came, and pair the running ones; the ids of
+    the tables made."""
+    now = now or timezone.now()
+    Arena.objects.filter(status=Arena.Status.SCHEDULED, starts_at__lte=now).update(
+        status=Arena.Status.RUNNING
+    )
+    made = []
+    for arena in Arena.objects.filter(status=Arena.Status.RUNNING):
+        if arena.ends_at <= now:
+            Arena.objects.filter(pk=arena.pk, status=Arena.Status.RUNNING).update(
+                status=Arena.Status.FINISHED
+            )
+            continue
+        made += pair_waiting(arena, now)
+    return made
+
+
+def busy_user_ids(arena: Arena) -> set[int]:
+    """The players of ``arena`` at one of its tables that is not over."""
+    return set(
+        Seat.objects.filter(
+            match__arena_game__arena=arena, match__status__in=OPEN_TABLE, user__isnull=False
+        ).values_list("user_id", flat=True)
+    )
+
+
+def pair_waiting(arena: Arena, now: Any = None) -> list[int]:
+    """Seat the arena's free, unpaused players at new tables; the ids of the tables.
+
+    Players are taken best first and each is seated with the next free players in
+    the standings (nearby rank), skipping whom they just played while someone else
+    waits and anyone a block stands between.  The arena's row lock makes one caller
+    pair at a time; a caller that finds it locked pairs nothing (the holder does).
+    """
+    now = now or timezone.now()
+    made: list[int] = []
+    with transaction.atomic():
+        locked = (
+            Arena.objects.select_for_update(skip_locked=True)
+            .filter(pk=arena.pk, status=Arena.Status.RUNNING)
+            .select_related("variant")
+            .first()
+        )
+        if locked is None or now >= locked.ends_at - timedelta(seconds=LAST_PAIRING_SECONDS):
+            return made
+        busy = busy_user_ids(locked)
+        pool = [
+            entry
+            for entry in standings(locked).filter(
+                paused=False, withdrawn=False, user__is_active=True
+            )
+            if entry.user_id not in busy
+        ]
+        blocked = blocks_among(entry.user_id for entry in pool)
+        for group in groups_of(pool, locked.players_per_table, blocked):
+            match_id = _seat(locked, group)
+            if match_id is not None:
+                made.append(match_id)
+        locked.paired_at = now
+        locked.save(update_fields=["paired_at"])
+    return made
+
+
+def groups_of(
+    pool: list[ArenaPlayer], size: int, blocked: set[frozenset[int]]
+) -> list[list[ArenaPlayer]]:
+    """Disjoint tables of ``size`` from ``pool`` (in standing order), nearby ranks
+    together; someone's last opponent only when nobody else fits."""
+    free = list(pool)
+    groups = []
+    while len(free) >= size:
+        first = free.pop(0)
+        group = [first]
+        for allow_repeat in (False, True):
+            for other in free:
+                if len(group) == size:
+                    break
+                if other in group or any(
+                    frozenset((other.user_id, member.user_id)) in blocked for member in group
+                ):
+                    continue
+                met = any(
+                    other.user_id in member.last_opponents or member.user_id in other.last_opponents
+                    for member in group
+                )
+                if met and not allow_repeat:
+                    continue
+                group.append(other)
+        if len(group) == size:
+            groups.append(group)
+            free = [entry for entry in free if entry not in group]
+    return groups
+
+
+def _seat(arena: Arena, group: list[ArenaPlayer]) -> int | None:
+    """One table for ``group``; None (and nothing written) if one of them may not play
+    now, e.g. suspended since they joined: the others are paired on the next tick."""
+    users = get_user_model().objects.in_bulk([entry.user_id for entry in group])
+    try:
+        with transaction.atomic():
+            match = create_match(
+                users[group[0].user_id],
+                arena.variant,
+                arena.players_per_table,
+                turn_seconds=arena.turn_seconds,
+                is_rated=arena.is_rated,
+            )
+            for entry in group[1:]:
+                join_match(match, users[entry.user_id])
+            ArenaGame.objects.create(arena=arena, match=match)
+            for entry in group:
+                entry.last_opponents = [e.user_id for e in group if e is not entry]
+                entry.save(update_fields=["last_opponents"])
+    except Refused:
+        return None
+    return match.pk
+
+
+# ------------------------------------------------------------------ scoring
+
+
+def record_finish(deal: Deal) -> None:
+    """Score an arena game whose first deal just ended (a rematch at the same table
+    scores nothing).  Called inside the move's transaction, so the points commit or
+    roll back with the game's end."""
+    if deal.number != 1:
+        return
+    game = ArenaGame.objects.select_for_update().filter(match_id=deal.match_id).first()
+    if game is None or game.scored is not None:
+        return
+    now = deal.finished_at or timezone.now()
+    scored = {}
+    for seat in Seat.objects.filter(match_id=deal.match_id, user__isnull=False):
+        entry = (
+            ArenaPlayer.objects.select_for_update()
+            .filter(arena_id=game.arena_id, user_id=seat.user_id)
+            .first()
+        )
+        if entry is None:
+            continue
+        result = score(outcome_of(deal, seat.number, seat.team), entry.streak)
+        entry.points += result.points
+        entry.games += 1
+        entry.streak = result.streak
+        entry.on_fire = result.on_fire
+        fields = ["points", "games", "streak", "on_fire"]
+        if result.points:
+            entry.score_reached_at = now
+            fields.append("score_reached_at")
+        entry.save(update_fields=fields)
+        scored[str(seat.user_id)] = result.points
+    game.scored = scored
+    game.save(update_fields=["scored"])
+
+
+def recompute(arena: Arena) -> dict[int, tuple[int, int, bool]]:
+    """Each player's (points, games, on fire) as the arena's stored games give them,
+    in the order the games ended: what the standings must always equal."""
+    totals: dict[int, tuple[int, int, int]] = {}
+    deals = (
+        Deal.objects.filter(match__arena_game__arena=arena, number=1, status=Deal.Status.FINISHED)
+        .select_related("match")
+        .order_by("finished_at", "pk")
+    )
+    for deal in deals:
+        for seat in Seat.objects.filter(match_id=deal.match_id, user__isnull=False):
+            points, games, streak = totals.get(seat.user_id, (0, 0, 0))
+            result = score(outcome_of(deal, seat.number, seat.team), streak)
+            totals[seat.user_id] = (points + result.points, games + 1, result.streak)
+    return {user: (p, g, s >= FIRE_AFTER) for user, (p, g, s) in totals.items()}
+
+
+def open_table_of(arena: Arena, user: Any) -> int | None:
+    """The id of ``user``'s table in ``arena`` that is not over, if any."""
+    return (
+        Match.objects.filter(arena_game__arena=arena, status__in=OPEN_TABLE, seats__user=user)
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def games_playing(arena: Arena) -> QuerySet[Match]:
+    return (
+        Match.objects.filter(arena_game__arena=arena, status=Match.Status.PLAYING)
+        .prefetch_related("seats__user")
+        .order_by("-created_at")
+    )

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import views
+
+app_name = "arena"
+
+urlpatterns = [
+    path("arena/", views.arena_list, name="list"),
+    path("arena/<int:pk>/", views.arena_page, name="detail"),
+    path("arena/<int:pk>/standings/", views.standings_part, name="standings"),
+    path("arena/<int:pk>/join/", views.join, name="join"),
+    path("arena/<int:pk>/pause/", views.pause, name="pause"),
+    path("arena/<int:pk>/resume/", views.resume, name="resume"),
+    path("arena/<int:pk>/withdraw/", views.withdraw, name="withdraw"),
+]

@@ -1,0 +1,109 @@
+"""The arena's pages: the list of arenas, one arena's page and the standings part it
+polls.  The buttons post to the services, which refuse with a clear message."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from games.services import Refused
+
+from . import services
+from .models import Arena, ArenaPlayer
+
+TOP_ROWS = 20
+FINISHED_LISTED = 20
+
+
+@require_GET
+def arena_list(request: HttpRequest) -> HttpResponse:
+    arenas = Arena.objects.select_related("variant")
+    context = {
+        "running": arenas.filter(status=Arena.Status.RUNNING),
+        "upcoming": arenas.filter(status=Arena.Status.SCHEDULED),
+        "finished": arenas.filter(status=Arena.Status.FINISHED).order_by("-starts_at")[
+            :FINISHED_LISTED
+        ],
+    }
+    return render(request, "arena/list.html", context)
+
+
+def _standings_context(arena: Arena, user: Any) -> dict[str, Any]:
+    rows = list(services.standings(arena)[:TOP_ROWS])
+    for rank, row in enumerate(rows, start=1):
+        row.rank = rank
+    mine = services.entry_of(arena, user)
+    apart = mine is not None and all(row.pk != mine.pk for row in rows)
+    if apart:
+        mine.rank = _rank_of(arena, mine)
+    return {
+        "arena": arena,
+        "rows": rows,
+        "mine": mine,
+        "show_mine_apart": apart,
+        "playing": list(services.games_playing(arena)[:TOP_ROWS]),
+        "podium": rows[:3] if arena.status == Arena.Status.FINISHED else [],
+        "now": timezone.now(),
+        "my_table": services.open_table_of(arena, user) if mine is not None else None,
+    }
+
+
+def _rank_of(arena: Arena, entry: ArenaPlayer) -> int:
+    ids = list(services.standings(arena).values_list("pk", flat=True))
+    return ids.index(entry.pk) + 1
+
+
+def _page(request: HttpRequest, arena: Arena, *, error: str = "", status: int = 200):
+    context = _standings_context(arena, request.user)
+    context["error"] = error
+    return render(request, "arena/arena.html", context, status=status)
+
+
+@require_GET
+def arena_page(request: HttpRequest, pk: int) -> HttpResponse:
+    return _page(request, get_object_or_404(Arena.objects.select_related("variant"), pk=pk))
+
+
+@require_GET
+def standings_part(request: HttpRequest, pk: int) -> HttpResponse:
+    arena = get_object_or_404(Arena.objects.select_related("variant"), pk=pk)
+    return render(request, "arena/_standings.html", _standings_context(arena, request.user))
+
+
+def _act(request: HttpRequest, pk: int, action: Callable[[Any, Arena], Any]) -> HttpResponse:
+    arena = get_object_or_404(Arena.objects.select_related("variant"), pk=pk)
+    try:
+        action(request.user, arena)
+    except Refused as refusal:
+        return _page(request, arena, error=refusal.message, status=refusal.status)
+    return redirect("arena:detail", pk=arena.pk)
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, services.join)
+
+
+@login_required
+@require_POST
+def pause(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, lambda user, arena: services.set_paused(user, arena, True))
+
+
+@login_required
+@require_POST
+def resume(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, lambda user, arena: services.set_paused(user, arena, False))
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, services.withdraw)
