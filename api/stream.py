@@ -6,8 +6,9 @@ the table's version and turn deadline); then one line each time the table's vers
 changes; the stream ends once the game is over.  The database stays the one source of
 truth: each line is read from it.  The stream holds a channel of the channel layer,
 recorded as the table sockets' are, so the table's pushes ("match N changed") wake it
-at once and it counts against the same socket caps (``games.socket_guard``); it also
-looks at the version every ``API_STREAM_POLL_SECONDS`` in case a push is lost.
+at once, the process's ticker announces other processes' moves to it as to the
+sockets, and it counts against the same socket caps (``games.socket_guard``); it
+also looks at the version every ``API_STREAM_POLL_SECONDS`` in case a push is lost.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import presence, services
+from games import presence, services, ticker
 from games.models import Match, Seat
 from games.socket_guard import SocketQuota
 
@@ -116,7 +117,9 @@ class SeatStream:
             return
         with contextlib.suppress(asyncio.TimeoutError):
             message = await asyncio.wait_for(self.layer.receive(self.channel), POLL_SECONDS)
-            if message.get("type") == "presence.restore":
+            if message.get("type") == "match.changed" and message.get("version") is not None:
+                ticker.table_announced(self.match_id, message["version"])
+            elif message.get("type") == "presence.restore":
                 # This process was taken for dead and its sockets released.
                 await database_sync_to_async(services.seat_connected)(
                     self.match_id, self.user, self.channel
@@ -137,6 +140,9 @@ class SeatStream:
                         return
                     sent = (state["version"], state["status"])
                     quiet_since = loop.time()
+                    # Another process's move (a bot worker's) is announced by this
+                    # process's ticker, as to the table sockets here.
+                    ticker.watch_table(self.match_id, self.channel, state["version"])
                     yield _line(state)
                     if state["status"] in ENDED:
                         return
@@ -145,4 +151,6 @@ class SeatStream:
                     yield b"\n"
                 await self.wait_for_news()
         finally:
+            if self.channel is not None:
+                ticker.unwatch_table(self.match_id, self.channel)
             await self.close()
