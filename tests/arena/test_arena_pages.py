@@ -1,0 +1,85 @@
+"""The arena's pages: the list, one arena, its buttons, in both languages."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from arena import services
+from arena.models import ArenaPlayer
+
+from .conftest import entry, person, running_arena
+
+pytestmark = pytest.mark.django_db
+
+
+def client_of(user, language: str = "en") -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(user)
+    return client
+
+
+def test_a_forged_arena_id_is_404_on_every_page():
+    client = client_of(person())
+    for name in ("detail", "standings"):
+        assert client.get(reverse(f"arena:{name}", args=[987654])).status_code == 404
+    for name in ("join", "pause", "resume", "withdraw"):
+        assert client.post(reverse(f"arena:{name}", args=[987654])).status_code == 404
+    assert not ArenaPlayer.objects.exists()
+
+
+def test_join_from_the_page_then_twice_is_refused_with_a_message():
+    arena = running_arena()
+    user = person()
+    client = client_of(user)
+    response = client.post(reverse("arena:join", args=[arena.pk]))
+    assert response.status_code == 302
+    again = client.post(reverse("arena:join", args=[arena.pk]))
+    assert again.status_code == 400
+    assert "You have already joined this arena." in again.content.decode()
+    assert ArenaPlayer.objects.filter(arena=arena).count() == 1
+
+
+def test_the_buttons_only_post():
+    arena = running_arena()
+    client = client_of(person())
+    assert client.get(reverse("arena:join", args=[arena.pk])).status_code == 405
+    assert not ArenaPlayer.objects.exists()
+
+
+def test_withdrawing_someone_else_is_impossible():
+    arena = running_arena()
+    owner, other = person(), person()
+    services.join(owner, arena)
+    response = client_of(other).post(
+        reverse("arena:withdraw", args=[arena.pk]), {"user": owner.pk, "entry": owner.pk}
+    )
+    assert response.status_code == 400
+    mine = entry(arena, owner)
+    assert not mine.withdrawn and not mine.paused
+
+
+def test_the_arena_page_shows_standings_your_row_and_your_table_in_russian():
+    arena = running_arena()
+    a, b = person(), person()
+    for user in (a, b):
+        services.join(user, arena)
+    (match_id,) = services.pair_waiting(arena)
+    page = client_of(a, "ru").get(reverse("arena:detail", args=[arena.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "Таблица" in html and "Конец через" in html
+    assert reverse("table:table", args=[match_id]) in html
+    assert 'data-testid="arena-my-row"' in html
+    assert "Standings" not in html
+
+
+def test_the_lobby_links_to_the_arenas_and_the_list_shows_them():
+    arena = running_arena(name="Friday night")
+    client = client_of(person())
+    lobby = client.get(reverse("table:lobby")).content.decode()
+    assert reverse("arena:list") in lobby
+    listing = client.get(reverse("arena:list")).content.decode()
+    assert "Friday night" in listing
+    assert reverse("arena:detail", args=[arena.pk]) in listing
