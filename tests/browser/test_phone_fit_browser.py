@@ -12,11 +12,14 @@ so each table reaches the six pairs it was dealt for.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 
 from durak.engine import Rules
+from friends.models import Friendship
 from games import services
 from games.models import Match, Move, RuleVariant
 from tests.browser.hand_table import TICK_SECONDS, dealt_table, off_the_loop
@@ -60,6 +63,12 @@ MEASURE = """() => {
   window.readFit = read;
   document.body.addEventListener("htmx:wsAfterMessage", () => window.fitStates.push(read()));
 }"""
+
+
+# The hand's top edge in page coordinates: a scroll is no move.
+HAND_TOP = (
+    """() => document.getElementById("table-hand").getBoundingClientRect().top + window.scrollY"""
+)
 
 
 @pytest.fixture(autouse=True)
@@ -186,6 +195,18 @@ def test_the_hand_and_the_move_buttons_fit_a_russian_phone(table, browser, live_
     assert all(s["scrolled"] == 0 for s in states), states
     assert lowest(states) <= PHONE["height"], [(s["hand"], s["buttons"]) for s in states]
     assert not any(s["overlaps"] for s in states), [s["overlaps"] for s in states]
+    # The folded tools open over the table, which stays where it was, and close again.
+    page = me.page
+    sound = page.locator("#sound-toggle")
+    assert not sound.is_visible()
+    hand_top = page.evaluate(HAND_TOP)
+    page.get_by_role("button", name="Подробнее").click()
+    assert sound.is_visible() and page.locator("#table-rated").is_visible()
+    if table == "8-seats":
+        page.screenshot(path=str(SHOTS / "ru-phone-8-seats-more.png"))
+    assert page.evaluate(HAND_TOP) == hand_top
+    page.get_by_role("button", name="Подробнее").click()
+    assert not sound.is_visible()
     me.context.close()
 
 
@@ -203,4 +224,38 @@ def test_an_english_desktop_table_keeps_its_tools_and_fits(table, browser, live_
     assert "Take" in [word for word, _ in last["buttons"]], last
     assert not any(s["overlaps"] for s in seen["states"])
     assert page.evaluate("() => document.documentElement.scrollWidth") <= DESKTOP["width"]
+    me.context.close()
+
+
+def test_an_invite_mid_bout_moves_nothing_on_the_table(browser, live_server_url):
+    me = Player(browser, live_server_url, "Ада", "ru", viewport=PHONE)
+    match, script = many_seats(me, 6)
+    play_to_six_pairs(me, match, script, "ru-phone-6-seats")
+    page = me.page
+    page.evaluate("() => window.scrollTo(0, 0)")
+    hand_top = page.evaluate(HAND_TOP)
+    felt_top = page.evaluate(
+        "() => document.getElementById('table-felt').getBoundingClientRect().top + window.scrollY"
+    )
+    # A friend at a waiting table invites the player from his own browser.
+    boris = Player(browser, live_server_url, "Борис", "ru", viewport=DESKTOP)
+    Friendship.objects.create(from_user=boris.user, to_user=me.user, accepted_at=timezone.now())
+    classic = RuleVariant.objects.get(slug="classic")
+    waiting = off_the_loop(lambda: services.create_match(boris.user, classic, 2))
+    boris.page.goto(f"{live_server_url}/games/{waiting.pk}/")
+    boris.page.locator(".invite-friends").get_by_role("button", name=re.compile("Ада")).click()
+    notice = page.locator("#invite-notice .invite")
+    notice.wait_for()
+    assert "Борис приглашает вас за стол" in notice.inner_text()
+    page.screenshot(path=str(SHOTS / "ru-phone-invite-mid-bout.png"))
+    # The notice lies over the page, under the header: the table and the hand stay put.
+    assert page.evaluate(HAND_TOP) == hand_top
+    assert (
+        page.evaluate(
+            "() => document.getElementById('table-felt').getBoundingClientRect().top + window.scrollY"
+        )
+        == felt_top
+    )
+    header = page.locator(".site-header").bounding_box()
+    assert notice.bounding_box()["y"] >= header["y"] + header["height"]
     me.context.close()
