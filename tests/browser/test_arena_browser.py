@@ -1,0 +1,65 @@
+"""An arena in Chromium: two people join it, one on a Russian phone and one on an
+English desktop; they are paired and each sees the link to their table and their row."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from arena import services
+from arena.models import ArenaPlayer
+from tests.arena.conftest import person, running_arena
+
+from .people import signed_in_page
+from .test_table_browser import DESKTOP, PHONE
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+JOIN = {"ru": "Участвовать", "en": "Join the arena"}
+WAITING = {"ru": "Ждём соперника", "en": "Waiting for an opponent"}
+TO_TABLE = {"ru": "К вашему столу", "en": "Go to your table"}
+
+
+@pytest.fixture(autouse=True)
+def fresh_process_state():
+    """The server process is forked from this one: give it no state of earlier tests."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+
+
+def test_two_players_join_are_paired_and_see_their_table(live_server_url, browser):
+    arena = running_arena(name="Вечерний турнир")
+    people = {"ru": (person("aru"), PHONE), "en": (person("aen"), DESKTOP)}
+    pages = {}
+    for lang, (user, device) in people.items():
+        page = signed_in_page(browser, live_server_url, user, lang, {"viewport": device})
+        page.goto(live_server_url + "/")
+        page.locator(".lobby-arena a").click()
+        page.wait_for_url("**/arena/")
+        page.get_by_role("link", name="Вечерний турнир").click()
+        page.get_by_role("button", name=JOIN[lang]).click()
+        page.get_by_text(WAITING[lang]).wait_for()
+        pages[lang] = page
+    assert ArenaPlayer.objects.filter(arena=arena).count() == 2
+
+    # The server's ticker pairs them within a tick; pairing here as well changes nothing.
+    services.pair_waiting(arena)
+    (ru_user, _), (en_user, _) = people.values()
+    match_id = services.open_table_of(arena, ru_user)
+    assert match_id is not None
+    assert services.open_table_of(arena, en_user) == match_id
+    for lang, page in pages.items():
+        # The standings part polls: the table's link appears without a reload.
+        link = page.get_by_role("link", name=TO_TABLE[lang])
+        link.wait_for(timeout=10_000)
+        assert link.get_attribute("href").endswith(f"/games/{match_id}/")
+        assert page.locator('[data-testid="arena-my-row"]').count() == 1
+        page.screenshot(path=f"/tmp/shots-arena/arena-{lang}.png", full_page=True)
+    pages["ru"].get_by_role("link", name=TO_TABLE["ru"]).click()
+    pages["ru"].wait_for_url(re.compile(rf".*/games/{match_id}/$"))
