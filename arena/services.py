@@ -55,7 +55,7 @@ def join(user: Any, arena: Arena) -> ArenaPlayer:
     user = refuse_suspended(user)
     already = Refused(_("You have already joined this arena."), code="joined")
     with transaction.atomic():
-        locked = Arena.objects.select_for_update().get(pk=arena.pk)
+        locked = Arena.objects.get(pk=arena.pk)
         if locked.status == Arena.Status.FINISHED or locked.ends_at <= timezone.now():
             raise Refused(_("This arena is over."), code="finished")
         refuse_guest_rated(user, locked.is_rated)
@@ -145,7 +145,7 @@ def pair_waiting(arena: Arena, now: Any = None) -> list[int]:
     made: list[int] = []
     with transaction.atomic():
         locked = (
-            Arena.objects.select_for_update(skip_locked=True)
+            Arena.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(pk=arena.pk, status=Arena.Status.RUNNING)
             .select_related("variant")
             .first()
@@ -155,9 +155,12 @@ def pair_waiting(arena: Arena, now: Any = None) -> list[int]:
         busy = busy_user_ids(locked)
         pool = [
             entry
-            for entry in standings(locked).filter(
-                paused=False, withdrawn=False, user__is_active=True
-            )
+            for entry in standings(locked)
+            .filter(paused=False, withdrawn=False, user__is_active=True)
+            # A suspended player would be refused a seat on every tick, holding up
+            # whoever the pairing put beside them.
+            .exclude(user__suspended_forever=True)
+            .exclude(user__suspended_until__gt=now)
             if entry.user_id not in busy
         ]
         blocked = blocks_among(entry.user_id for entry in pool)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
 from arena import services
-from arena.models import ArenaPlayer
+from arena.models import Arena, ArenaPlayer
+from games.models import RuleVariant
 
 from .conftest import entry, person, running_arena
 
@@ -83,3 +85,47 @@ def test_the_lobby_links_to_the_arenas_and_the_list_shows_them():
     listing = client.get(reverse("arena:list")).content.decode()
     assert "Friday night" in listing
     assert reverse("arena:detail", args=[arena.pk]) in listing
+
+
+def test_a_finished_arena_shows_its_podium_and_no_buttons():
+    arena = running_arena()
+    users = [person() for _ in range(4)]
+    for user in users:
+        services.join(user, arena)
+    for points, user in zip([8, 6, 4, 2], users, strict=True):
+        ArenaPlayer.objects.filter(arena=arena, user=user).update(points=points)
+    arena.status = Arena.Status.FINISHED
+    arena.save()
+    html = client_of(users[3]).get(reverse("arena:detail", args=[arena.pk])).content.decode()
+    podium = html.split('data-testid="arena-podium"')[1].split("</ol>")[0]
+    assert [name in podium for name in (u.username for u in users)] == [True, True, True, False]
+    assert podium.index(users[0].username) < podium.index(users[1].username)
+    assert "The arena is over." in html
+    assert reverse("arena:withdraw", args=[arena.pk]) not in html
+    assert 'hx-trigger="every' not in html  # nothing left to poll for
+
+
+def test_an_admin_schedules_an_arena_and_is_its_creator():
+    admin = get_user_model().objects.create_superuser(username="root", password="pw-root")
+    client = Client()
+    client.force_login(admin)
+    variant = RuleVariant.objects.get(slug="classic")
+    form = {
+        "name": "Быстрый подкидной",
+        "variant": variant.pk,
+        "players_per_table": 2,
+        "turn_seconds": 15,
+        "starts_at_0": "2030-01-01",
+        "starts_at_1": "20:00:00",
+        "minutes": 30,
+        "players-TOTAL_FORMS": 0,
+        "players-INITIAL_FORMS": 0,
+    }
+    response = client.post(reverse("admin:arena_arena_add"), form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    arena = Arena.objects.get()
+    assert arena.created_by == admin
+    assert arena.status == Arena.Status.SCHEDULED
+    too_many = {**form, "players_per_table": 9}
+    assert client.post(reverse("admin:arena_arena_add"), too_many).status_code == 200
+    assert Arena.objects.count() == 1

@@ -206,3 +206,15 @@ def test_one_can_only_pause_or_withdraw_oneself():
     with pytest.raises(Refused):
         services.set_paused(a, arena, True)
     assert not ArenaPlayer.objects.exists()
+
+
+def test_a_player_suspended_after_joining_holds_up_nobody():
+    arena = running_arena()
+    top, b, c = person(), person(), person()
+    for user in (top, b, c):
+        services.join(user, arena)
+    ArenaPlayer.objects.filter(arena=arena, user=top).update(points=10)
+    top.suspended_forever = True
+    top.save()
+    made = services.pair_waiting(arena)
+    assert [table_of(m) for m in made] == [{b.pk, c.pk}]
