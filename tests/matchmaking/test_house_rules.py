@@ -10,32 +10,15 @@ from games.models import Match, RuleVariant
 from games.services import Refused
 from matchmaking.house_rules import rule_tags, table_rules
 from matchmaking.models import HouseRuleBounds
+from tests.house_rule_bounds import bounded_variant
 
 from .conftest import make_user
 
 pytestmark = pytest.mark.django_db
 
-EVERYTHING = {
-    "deck_24": True,
-    "deck_36": True,
-    "deck_52": True,
-    "may_choose_throw_in": True,
-    "may_choose_transfer": True,
-    "may_choose_first_bout_limit": True,
-    "may_choose_trump_six_swap": True,
-    "min_turn_seconds": 15,
-    "max_turn_seconds": 60,
-}
-
-
-def variant(slug: str, **bounds) -> RuleVariant:
-    found = RuleVariant.objects.get(slug=slug)
-    HouseRuleBounds.objects.update_or_create(variant=found, defaults={**EVERYTHING, **bounds})
-    return found
-
 
 def test_choices_within_the_bounds_make_the_tables_rules():
-    classic = variant("classic")
+    classic = bounded_variant("classic")
     rules, turn = table_rules(
         classic,
         4,
@@ -75,7 +58,7 @@ def test_choices_within_the_bounds_make_the_tables_rules():
     ],
 )
 def test_choices_beyond_the_bounds_are_refused_in_words(bounds, choice, words):
-    classic = variant("classic", **bounds)
+    classic = bounded_variant("classic", **bounds)
     players = choice.pop("players", 2)
     with pytest.raises(Refused) as refused:
         table_rules(classic, players, choice)
@@ -96,8 +79,8 @@ def post_table(client: Client, slug: str, **house) -> object:
 
 
 def test_a_forged_option_gets_a_clear_refusal_and_makes_no_table():
-    variant("teams-2x2")
-    variant("short-deck-24", deck_36=False, deck_52=False)
+    bounded_variant("teams-2x2")
+    bounded_variant("short-deck-24", deck_36=False, deck_52=False)
     client = Client()
     client.force_login(make_user())
     response = post_table(client, "short-deck-24", deck_size="52")
@@ -109,7 +92,7 @@ def test_a_forged_option_gets_a_clear_refusal_and_makes_no_table():
 
 
 def test_a_table_with_house_rules_is_listed_with_its_tags_in_both_languages():
-    variant("classic")
+    bounded_variant("classic")
     creator = make_user()
     client = Client()
     client.force_login(creator)
@@ -126,7 +109,7 @@ def test_a_table_with_house_rules_is_listed_with_its_tags_in_both_languages():
 
 
 def test_tags_name_each_rule_that_differs():
-    classic = variant("classic")
+    classic = bounded_variant("classic")
     rules, turn = table_rules(
         classic, 5, {"transfer": "trump_show", "first_bout_limit": "5", "trump_six_swap": "on"}
     )
@@ -152,7 +135,9 @@ def lobby_data(client: Client, element_id: str) -> dict:
 
 
 def test_the_lobby_names_the_choices_each_variants_bounds_allow_and_the_server_agrees():
-    classic = variant("classic", deck_52=False, may_choose_transfer=False, max_turn_seconds=45)
+    classic = bounded_variant(
+        "classic", deck_52=False, may_choose_transfer=False, max_turn_seconds=45
+    )
     client = Client()
     client.force_login(make_user())
     allowed = lobby_data(client, "house-choices")[str(classic.pk)]
@@ -185,7 +170,7 @@ def test_play_now_offers_only_decks_a_variant_of_the_game_deals_and_refuses_othe
     podkidnoy = RuleVariant.objects.filter(mode="podkidnoy")
     podkidnoy.filter(deck_size=52).update(is_active=False)
     for each in podkidnoy:
-        variant(each.slug, deck_52=False)
+        bounded_variant(each.slug, deck_52=False)
     client = Client()
     client.force_login(make_user())
     choices = lobby_data(client, "seek-choices")

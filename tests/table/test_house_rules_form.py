@@ -17,26 +17,9 @@ from games.models import Match, RuleVariant
 from matchmaking.forms import HouseRulesForm
 from matchmaking.house_rules import rule_tags
 from matchmaking.models import HouseRuleBounds
+from tests.house_rule_bounds import bounded_variant
 
 pytestmark = pytest.mark.django_db
-
-EVERYTHING = {
-    "deck_24": True,
-    "deck_36": True,
-    "deck_52": True,
-    "may_choose_throw_in": True,
-    "may_choose_transfer": True,
-    "may_choose_first_bout_limit": True,
-    "may_choose_trump_six_swap": True,
-    "min_turn_seconds": 15,
-    "max_turn_seconds": 60,
-}
-
-
-def bounded(slug: str, **bounds) -> RuleVariant:
-    found = RuleVariant.objects.get(slug=slug)
-    HouseRuleBounds.objects.update_or_create(variant=found, defaults={**EVERYTHING, **bounds})
-    return found
 
 
 def signed_in(language: str = "en") -> Client:
@@ -84,7 +67,7 @@ def house_box(page: str) -> str:
 def test_each_refusal_names_its_own_reason_keeps_the_box_open_and_makes_nothing(
     players, house, reason
 ):
-    bounded("classic", **house.pop("variant_bounds", {}))
+    bounded_variant("classic", **house.pop("variant_bounds", {}))
     response = create(signed_in(), "classic", players, **house)
     page = html.unescape(response.content.decode())
     assert response.status_code == 400
@@ -97,7 +80,7 @@ def test_each_refusal_names_its_own_reason_keeps_the_box_open_and_makes_nothing(
 
 
 def test_a_refusal_is_worded_in_russian_for_a_russian_reader():
-    bounded("classic")
+    bounded_variant("classic")
     response = create(signed_in("ru"), "classic", deck_size="24", trump_six_swap="on")
     box = house_box(html.unescape(response.content.decode()))
     assert "колода из 24 карт начинается с девяток" in box
@@ -105,7 +88,7 @@ def test_a_refusal_is_worded_in_russian_for_a_russian_reader():
 
 
 def test_the_house_rules_the_player_chose_stay_chosen_and_open_after_another_error():
-    bounded("classic")
+    bounded_variant("classic")
     client = signed_in()
     teams = RuleVariant.objects.get(slug="teams-2x2")
     # A wrong table size (a main form error) with a house rule chosen.
@@ -145,7 +128,7 @@ def test_no_turn_time_is_offered_that_no_variant_allows():
     assert offered and all(int(seconds) <= max(allowed | {60}) for seconds in offered)
     assert "90" not in offered
     # Once a variant's admin allows 90 s, it is on the form and makes a table.
-    bounded("classic", max_turn_seconds=90)
+    bounded_variant("classic", max_turn_seconds=90)
     page = signed_in("ru").get("/").content.decode()
     assert '<option value="90"' in house_box(page)
     assert create(signed_in("en"), "classic", turn_seconds="90").status_code == 302
@@ -160,7 +143,7 @@ def test_no_turn_time_is_offered_that_no_variant_allows():
     ],
 )
 def test_a_table_is_named_and_tagged_as_its_house_rules_play_it(language, name, tags):
-    bounded("classic")
+    bounded_variant("classic")
     client = signed_in(language)
     response = create(client, "classic", deck_size="24", transfer="on", turn_seconds="30")
     assert response.status_code == 302
