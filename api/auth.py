@@ -13,10 +13,13 @@ from accounts.ratelimit import count_one
 from api.errors import ApiError
 from api.tokens import token_for
 
-# Requests per token per window (seconds): a program gets this many, then 429s.
-RATE = getattr(settings, "API_RATE_LIMIT", (300, 60))
 # The largest JSON body the API reads; an action is a few dozen bytes.
-MAX_BODY = getattr(settings, "API_MAX_BODY", 4096)
+MAX_BODY = 4096
+
+
+def rate_limit() -> tuple[int, int]:
+    """Requests per token per window (seconds): a program gets this many, then 429s."""
+    return getattr(settings, "API_RATE_LIMIT", (300, 60))
 
 
 class TokenAuth(HttpBearer):
@@ -46,7 +49,7 @@ class TokenAuth(HttpBearer):
                 "scope",
                 _("This token lacks the “%(scope)s” scope.") % {"scope": self.scope},
             )
-        limit, window = RATE
+        limit, window = rate_limit()
         if count_one(f"api-token:{found.pk}", window) > limit:
             raise ApiError(429, "rate_limited", _("Too many requests; slow down."))
         request.api_token = found

@@ -5,6 +5,7 @@ the game; the example bot plays a whole game against the site's hard bot."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import urllib.error
 import urllib.request
@@ -103,11 +104,26 @@ def live_server_url_with_one_socket(settings, transactional_db, request):
     return base, match, secret
 
 
+class RecordingClient(DurakClient):
+    """The reference client, keeping every stream line it read."""
+
+    lines: list[dict]
+
+    def stream(self, match_id: int):
+        self.lines = []
+        for state in super().stream(match_id):
+            self.lines.append(state)
+            yield state
+
+
+CARD = re.compile(r'"([2-9TJQKA][SHDC])"')
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_example_bot_plays_a_whole_game_against_the_hard_bot(fast_bots, live_server_url):
     secret = token_of(make_user("botwriter"))
     connections.close_all()
-    client = DurakClient(live_server_url, secret)
+    client = RecordingClient(live_server_url, secret)
     table = client.create_table(level="hard", players=2, bot_speed="fast")
     played: list[str] = []
     last = play_game(client, table["match_id"], log=played.append)
@@ -115,13 +131,19 @@ def test_the_example_bot_plays_a_whole_game_against_the_hard_bot(fast_bots, live
     assert match.status == Match.Status.FINISHED
     assert last["status"] == "finished" and last["view"]["is_over"]
     assert last["view"]["result"] == match.live_deal.result
-    mine = list(Move.objects.filter(match=match, seat=0).values_list("action", flat=True))
-    assert len(mine) >= 2
-    assert [line for line in played if "refused" not in line] == [
-        f"v{line.split(':')[0][1:]}: {action}" for line, action in zip(
-            [p for p in played if "refused" not in p], mine, strict=True
-        )
-    ]  # fmt: skip
+    # Every move the bot posted was played, in order, by its seat.
+    posted = [line.split(": ", 1)[1] for line in played if "refused" not in line]
+    mine = list(
+        Move.objects.filter(match=match, seat=0).order_by("seq").values_list("action", flat=True)
+    )
+    assert len(mine) >= 2 and posted == mine
+    # No line showed a card but the seat's own, those on the table and the trump.
+    versions = [line["version"] for line in client.lines]
+    assert versions == sorted(set(versions)) and len(versions) > len(mine)
+    for line in client.lines:
+        view = line["view"]
+        seen = set(view["hand"]) | {card for pair in view["table"] for card in pair if card}
+        assert set(CARD.findall(json.dumps(line))) <= seen | {view["trump"]}, line
     with pytest.raises(ApiError) as over:
         client.resign(match.pk)
     assert over.value.code == "not_playing"

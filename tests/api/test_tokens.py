@@ -123,3 +123,14 @@ def test_nobody_else_sees_a_players_tokens():
     web.force_login(make_user("bob"))
     page = web.get(reverse("accounts:profile", args=["owner"])).content.decode()
     assert "secret bot" not in page and "API tokens" not in page
+
+
+def test_a_flood_on_one_token_is_429_json(settings):
+    settings.API_RATE_LIMIT = (3, 60)
+    user = make_user("ann")
+    flooding, other = token_of(user), token_of(user)
+    answers = [api_client(flooding).get("/api/account").status_code for _ in range(4)]
+    assert answers == [200, 200, 200, 429]
+    response = api_client(flooding).get("/api/account")
+    assert response.json()["code"] == "rate_limited"
+    assert api_client(other).get("/api/account").status_code == 200  # counted per token
