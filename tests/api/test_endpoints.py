@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from openapi_spec_validator import validate
 
 from api.stream import seat_state
 from durak.engine import Game
@@ -216,4 +217,5 @@ def test_the_schema_and_docs_are_served():
                  "/api/games/{match_id}/resign", "/api/tables", "/api/games/{match_id}/stream"]:  # fmt: skip
         assert path in schema["paths"]
     assert schema["components"]["securitySchemes"]
+    validate(schema)  # raises on any departure from the OpenAPI specification
     assert api_client(None).get("/api/docs").status_code == 200
