@@ -4,7 +4,8 @@
 // only then do the cards that changed place glide from where they were to where they
 // now lie (first, last, invert, play).  A card that came from a seat, where it lay face
 // down, starts at that seat's backs; a card gone from the felt glides as a stand-in to
-// the discard pile or to the seat that took it.  Only cards of the bout and the hand
+// the discard pile or to the seat that took it, unless the deal ended (the result
+// panel then comes into view, and nothing crosses it).  Only cards of the bout and the hand
 // move: the trump under the talon stays where it lies.  Reduced motion, or a hidden
 // page, moves nothing.
 //
@@ -124,7 +125,11 @@
     });
     const gone = state.table.filter((code) => !seen.has(code));
     if (!gone.length) return false;
-    const discarded = snapshot().discard > state.discard;
+    const now = snapshot();
+    const discarded = now.discard > state.discard;
+    // When the deal has just ended the result panel comes into view (on a phone the page
+    // scrolls down to it): a stand-in gliding to the pile would cross it, so none goes.
+    if (now.over) return !discarded;
     const target = discarded ? page.querySelector("#table-felt .discard-pile") : seatBacks(state.defender);
     if (target) {
       const to = target.getBoundingClientRect();
@@ -150,6 +155,8 @@
     if (!before) return;
     const { state, cards } = before;
     before = null;
+    // The deal is over: a stand-in still on its way from the push before goes at once.
+    if (snapshot().over) page.querySelectorAll(".card-ghost").forEach((el) => el.remove());
     let taken;
     if (cards) {
       taken = playMotion(state, cards);

@@ -4,7 +4,10 @@ At 2, 4, 6 and 8 seats and at a 3x3 team table, a bout is played up to six pairs
 the felt (the last one unbeaten, so the player has «Беру» to tap).  After every push
 the page reads, from the DOM, where the hand and each visible move button end: all
 within the first 844 px, the page never scrolled.  No card on the felt lies over a
-seat.  An English desktop table keeps its header's tools in view and fits too.
+seat.  «Подробнее» opens the folded header tools over the table without moving it.  An
+English desktop table keeps its header's tools in view.  An invite arriving mid-bout
+lies over the page and moves nothing; when a deal ends, no card glides over the
+result panel.
 
 The moves are the test's own, made through the service layer (no bot worker runs),
 so each table reaches the six pairs it was dealt for.
@@ -18,7 +21,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from durak.engine import Rules
+from durak.engine import Game, Rules
 from friends.models import Friendship
 from games import services
 from games.models import Match, Move, RuleVariant
@@ -77,13 +80,13 @@ def quick_ticks(settings) -> None:
     settings.GAMES_TICK_SECONDS = TICK_SECONDS
 
 
-def seat_moves(match: Match, action: str) -> None:
-    """A move applied as its seat's owner makes it (the player's own seat 0 included)."""
+def seat_moves(match: Match, action: str, mine: int = 0) -> None:
+    """A move applied as its seat's owner makes it (the player's own seat ``mine`` too)."""
 
     def move() -> None:
         match.refresh_from_db()
         seat = int(action.split(" ", 1)[0])
-        source = Move.Source.PLAYER if seat == 0 else Move.Source.BOT
+        source = Move.Source.PLAYER if seat == mine else Move.Source.BOT
         services.apply_action(match.pk, seat, action, version=match.version, source=source)
 
     off_the_loop(move)
@@ -258,4 +261,64 @@ def test_an_invite_mid_bout_moves_nothing_on_the_table(browser, live_server_url)
     )
     header = page.locator(".site-header").bounding_box()
     assert notice.bounding_box()["y"] >= header["y"] + header["height"]
+    me.context.close()
+
+
+# Whether a card's stand-in, gliding off the felt, ever lies over the result panel
+# once the panel shows: looked at on every frame.
+WATCH_GHOSTS = """() => {
+  window.crossed = 0;
+  const look = () => {
+    const panel = document.getElementById("table-result");
+    if (panel && !panel.classList.contains("is-hidden")) {
+      const p = panel.getBoundingClientRect();
+      for (const ghost of document.querySelectorAll(".card-ghost")) {
+        const g = ghost.getBoundingClientRect();
+        const across = Math.min(g.right, p.right) - Math.max(g.left, p.left);
+        const down = Math.min(g.bottom, p.bottom) - Math.max(g.top, p.top);
+        if (across > 0 && down > 0) window.crossed += 1;
+      }
+    }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+
+
+def last_beat_of_a_deal(player: Player) -> tuple[Match, str]:
+    """A 24-card deal one move from its end, the player in seat 1, and that move: the
+    player beats the last card on the felt, the pairs go to the discard pile and the
+    deal ends (seat 0, the bot, is already out)."""
+    game = Game.new(Rules(players=2, deck_size=24), 0)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    record = game.to_record()
+    *before, last = record["actions"]
+    match = off_the_loop(
+        lambda: services.create_match_from_position(
+            player.user,
+            RuleVariant.objects.get(slug="classic"),
+            {**record, "actions": before},
+            1,
+            bot_level="easy",
+        )
+    )
+    return match, str(last)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["ru-phone", "ru-desktop"])
+def test_no_card_glides_over_the_result_panel(viewport, browser, live_server_url):
+    me = Player(browser, live_server_url, "Ада", "ru", viewport=viewport, motion=True)
+    match, last = last_beat_of_a_deal(me)
+    assert " defend " in last, last
+    page = me.page
+    page.goto(f"{me.url}/games/{match.pk}/")
+    page.wait_for_selector('#connection-state[data-state="open"]')
+    page.wait_for_selector("#table-felt .pair")
+    page.evaluate(WATCH_GHOSTS)
+    seat_moves(match, last, mine=1)
+    page.wait_for_selector("#table-result:not(.is-hidden)")
+    page.wait_for_function("() => !document.querySelector('.card-ghost')")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+    assert page.evaluate("() => window.crossed") == 0
     me.context.close()
