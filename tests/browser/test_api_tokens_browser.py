@@ -50,3 +50,20 @@ def test_a_token_is_made_shown_once_used_and_revoked(browser, live_server_url, l
     page.get_by_test_id("api-tokens").get_by_role("button", name=words["revoke"]).click()
     assert "my bot" not in page.get_by_test_id("api-tokens").inner_text()
     page.context.close()
+
+
+def test_the_api_docs_page_shows_every_endpoint_without_a_console_error(browser, live_server_url):
+    context = browser.new_context(locale="en-US", **DESKTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server_url}/api/docs")
+    page.get_by_text("/api/games/{match_id}/stream").wait_for()
+    page.wait_for_load_state("networkidle")
+    text = page.inner_text("body")
+    for path in ["/api/account", "/api/tables", "/api/games/{match_id}/actions"]:
+        assert path in text
+    page.screenshot(path=str(SHOTS / "api-docs-en.png"))
+    assert errors == []
+    context.close()

@@ -60,6 +60,19 @@ NOT_PAGES = {
     "daily:play",
     "notifications:subscribe",
     "notifications:unsubscribe",
+    "api:new_token",
+    "api:revoke_token",
+    # The JSON API for programs (tests/api); its docs page is opened below.
+    "api_v1:api-root",
+    "api_v1:openapi-json",
+    "api_v1:account",
+    "api_v1:user_profile",
+    "api_v1:user_games",
+    "api_v1:game_record",
+    "api_v1:play_action",
+    "api_v1:resign",
+    "api_v1:new_table",
+    "api_v1:game_stream",
 }
 
 
@@ -120,6 +133,7 @@ def pages_of_a_player() -> tuple[object, dict[str, str]]:
         "daily:day": "/daily/2026-01-01/",
         "daily:leaderboard": "/leaderboard/",
         "offline": "/offline/",
+        "api_v1:openapi-view": "/api/docs",
         "admin:index": "/admin/",
         "admin:dashboard": "/admin/dashboard/",
     }
