@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from friends.blocks import blocks_among
 from games.models import Deal, Match, Seat
-from games.services import Refused, create_match, join_match
+from games.services import Refused, create_match, join_match, send_push
 from games.services.common import refuse_suspended
 from matchmaking.guests import refuse_guest_rated
 
@@ -30,6 +30,16 @@ from .scoring import FIRE_AFTER, outcome_of, score
 LAST_PAIRING_SECONDS = 60
 STANDING_ORDER = ("-points", F("score_reached_at").asc(nulls_last=True), "joined_at", "pk")
 OPEN_TABLE = (Match.Status.WAITING, Match.Status.PLAYING)
+
+
+def arena_group(arena_id: int) -> str:
+    """The channel group of the sockets of ``arena_id``'s page."""
+    return f"arena-{arena_id}"
+
+
+def notify_arena_changed(arena_id: int) -> None:
+    """Once the change commits, tell the arena's pages to fetch their standings."""
+    transaction.on_commit(lambda: send_push(arena_group(arena_id), {"type": "arena.changed"}))
 
 
 def standings(arena: Arena) -> QuerySet[ArenaPlayer]:
@@ -66,12 +76,14 @@ def join(user: Any, arena: Arena) -> ArenaPlayer:
             entry.withdrawn = False
             entry.paused = False
             entry.save(update_fields=["withdrawn", "paused"])
-            return entry
-        try:
-            with transaction.atomic():
-                return ArenaPlayer.objects.create(arena=locked, user=user)
-        except IntegrityError:
-            raise already from None
+        else:
+            try:
+                with transaction.atomic():
+                    entry = ArenaPlayer.objects.create(arena=locked, user=user)
+            except IntegrityError:
+                raise already from None
+        notify_arena_changed(locked.pk)
+    return entry
 
 
 def _own_entry(user: Any, arena: Arena) -> ArenaPlayer:
@@ -92,6 +104,7 @@ def set_paused(user: Any, arena: Arena, paused: bool) -> ArenaPlayer:
         )
     ArenaPlayer.objects.filter(pk=entry.pk).update(paused=paused)
     entry.paused = paused
+    notify_arena_changed(arena.pk)
     return entry
 
 
@@ -100,6 +113,7 @@ def withdraw(user: Any, arena: Arena) -> ArenaPlayer:
     entry = _own_entry(user, arena)
     ArenaPlayer.objects.filter(pk=entry.pk).update(withdrawn=True)
     entry.withdrawn = True
+    notify_arena_changed(arena.pk)
     return entry
 
 
@@ -110,15 +124,19 @@ def tick(now: Any = None) -> list[int]:
     """Start and end the arenas whose time came, and pair the running ones; the ids of
     the tables made."""
     now = now or timezone.now()
-    Arena.objects.filter(status=Arena.Status.SCHEDULED, starts_at__lte=now).update(
-        status=Arena.Status.RUNNING
-    )
+    starting = Arena.objects.filter(status=Arena.Status.SCHEDULED, starts_at__lte=now)
+    for arena_id in list(starting.values_list("pk", flat=True)):
+        if Arena.objects.filter(pk=arena_id, status=Arena.Status.SCHEDULED).update(
+            status=Arena.Status.RUNNING
+        ):
+            notify_arena_changed(arena_id)
     made = []
     for arena in Arena.objects.filter(status=Arena.Status.RUNNING):
         if arena.ends_at <= now:
-            Arena.objects.filter(pk=arena.pk, status=Arena.Status.RUNNING).update(
+            if Arena.objects.filter(pk=arena.pk, status=Arena.Status.RUNNING).update(
                 status=Arena.Status.FINISHED
-            )
+            ):
+                notify_arena_changed(arena.pk)
             continue
         made += pair_waiting(arena, now)
     return made
@@ -170,6 +188,8 @@ def pair_waiting(arena: Arena, now: Any = None) -> list[int]:
                 made.append(match_id)
         locked.paired_at = now
         locked.save(update_fields=["paired_at"])
+        if made:
+            notify_arena_changed(locked.pk)
     return made
 
 
@@ -263,6 +283,7 @@ def record_finish(deal: Deal) -> None:
         scored[str(seat.user_id)] = result.points
     game.scored = scored
     game.save(update_fields=["scored"])
+    notify_arena_changed(game.arena_id)
 
 
 def recompute(arena: Arena) -> dict[int, tuple[int, int, bool]]:

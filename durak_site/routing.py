@@ -3,6 +3,7 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import re_path
 
+from arena.routing import websocket_urlpatterns as arena_websocket_urlpatterns
 from friends.routing import websocket_urlpatterns as friends_websocket_urlpatterns
 from table.routing import websocket_urlpatterns as table_websocket_urlpatterns
 
@@ -22,5 +23,6 @@ class UnknownPathConsumer(AsyncWebsocketConsumer):
 websocket_urlpatterns = [
     *table_websocket_urlpatterns,
     *friends_websocket_urlpatterns,
+    *arena_websocket_urlpatterns,
     re_path(r"", UnknownPathConsumer.as_asgi()),
 ]

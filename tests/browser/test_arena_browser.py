@@ -45,6 +45,9 @@ def test_two_players_join_are_paired_and_see_their_table(live_server_url, browse
         page.get_by_role("link", name="Вечерний турнир").click()
         page.get_by_role("button", name=JOIN[lang]).click()
         page.get_by_text(WAITING[lang]).wait_for()
+        page.wait_for_selector(
+            f'.notice-socket[ws-connect="/ws/arena/{arena.pk}/"]', state="attached"
+        )
         pages[lang] = page
     assert ArenaPlayer.objects.filter(arena=arena).count() == 2
 
@@ -55,7 +58,8 @@ def test_two_players_join_are_paired_and_see_their_table(live_server_url, browse
     assert match_id is not None
     assert services.open_table_of(arena, en_user) == match_id
     for lang, page in pages.items():
-        # The standings part polls: the table's link appears without a reload.
+        # The arena's socket says it changed: the table's link appears without a reload
+        # (well before the page's slow poll of the clock).
         link = page.get_by_role("link", name=TO_TABLE[lang])
         link.wait_for(timeout=10_000)
         assert link.get_attribute("href").endswith(f"/games/{match_id}/")

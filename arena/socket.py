@@ -1,0 +1,64 @@
+"""The arena page's socket: it tells the page to fetch its standings again when the
+arena changes, and carries the friends' invites as the notice socket does (a page
+holds one socket).
+
+Pushes are cheap: a change sends one small message to the arena's group, and each
+socket coalesces a burst of them into one refresh at most every
+``ARENA_PUSH_SECONDS``; the socket renders nothing from the database itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from django.urls import reverse
+
+from friends.consumers import NoticeConsumer
+from games.socket_base import db_call
+
+from .models import Arena
+from .services import arena_group
+
+# The close code of a socket to no arena, as the site's router gives an unknown path.
+CLOSE_NOT_FOUND = 4404
+# A burst of changes (many games ending at once) refreshes each page once.
+ARENA_PUSH_SECONDS = 1.0
+
+
+def refresh_html(arena_id: int) -> str:
+    """The element that, swapped into the page, makes it fetch the standings part."""
+    url = reverse("arena:standings", args=[arena_id])
+    return (
+        f'<div id="arena-refresh" hx-swap-oob="true" hx-get="{url}" hx-trigger="load"'
+        ' hx-target="#arena-live" hx-swap="outerHTML"></div>'
+    )
+
+
+class ArenaSocket(NoticeConsumer):
+    """``/ws/arena/<id>/``: "arena.changed" pushes, throttled per socket."""
+
+    refresh_pending = False
+
+    async def connect(self) -> None:
+        self.arena_id = int(self.scope["url_route"]["kwargs"]["arena_id"])
+        if not await db_call(Arena.objects.filter(pk=self.arena_id).exists)():
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await super().connect()
+        if self.quota is not None:  # admitted: listen to the arena as well
+            await self.join_groups(arena_group(self.arena_id))
+            # A change between the page's render and this join was pushed to nobody
+            # (a pairing a moment after the join's redirect): fetch once now.
+            await self.send(text_data=refresh_html(self.arena_id))
+
+    async def arena_changed(self, event: dict[str, Any]) -> None:
+        if self.refresh_pending:
+            return
+        self.refresh_pending = True
+        asyncio.ensure_future(self.refresh_soon())
+
+    async def refresh_soon(self) -> None:
+        await asyncio.sleep(ARENA_PUSH_SECONDS)
+        self.refresh_pending = False
+        await self.send(text_data=refresh_html(self.arena_id))

@@ -1,0 +1,58 @@
+"""The arena page's socket: a burst of changes makes the page fetch its standings once;
+a socket to no arena is refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena import services, socket
+from tests.live.conftest import Socket
+from tests.sockets import db, in_own_loop, session_cookie
+
+from .conftest import person, running_arena
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    from asgiref.sync import SyncToAsync
+    from channels.layers import channel_layers
+    from django.db import connections
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+
+
+def burst_of_joins(arena, count: int) -> None:
+    for _ in range(count):
+        services.join(person(), arena)
+
+
+@in_own_loop
+async def test_a_burst_of_joins_refreshes_the_page_once(monkeypatch):
+    # Generous, so the burst below surely falls inside one window on a busy machine.
+    monkeypatch.setattr(socket, "ARENA_PUSH_SECONDS", 2.0)
+    arena = await db(running_arena)
+    watcher = await db(person)
+    sock = Socket(f"/ws/arena/{arena.pk}/", await db(session_cookie, watcher))
+    connected, _code = await sock.open()
+    assert connected
+    await sock.drain()
+    await db(burst_of_joins, arena, 3)
+    frame = await sock.until(lambda f: 'id="arena-refresh"' in f, timeout=5)
+    assert f'hx-get="/arena/{arena.pk}/standings/"' in frame
+    assert 'hx-trigger="load"' in frame
+    assert await sock.nothing_more()
+    await sock.close()
+
+
+@in_own_loop
+async def test_a_socket_to_a_forged_arena_is_refused():
+    user = await db(person)
+    sock = Socket("/ws/arena/987654/", await db(session_cookie, user))
+    connected, code = await sock.open()
+    assert not connected
+    assert code == socket.CLOSE_NOT_FOUND
