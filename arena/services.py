@@ -186,9 +186,9 @@ def pair_waiting(arena: Arena, now: Any = None) -> list[int]:
             match_id = _seat(locked, group)
             if match_id is not None:
                 made.append(match_id)
-        locked.paired_at = now
-        locked.save(update_fields=["paired_at"])
-        if made:
+        if made:  # a tick that pairs nobody writes nothing
+            locked.paired_at = now
+            locked.save(update_fields=["paired_at"])
             notify_arena_changed(locked.pk)
     return made
 

@@ -218,3 +218,29 @@ def test_a_player_suspended_after_joining_holds_up_nobody():
     top.save()
     made = services.pair_waiting(arena)
     assert [table_of(m) for m in made] == [{b.pk, c.pk}]
+
+
+def test_the_games_ticker_pairs_running_arenas_only():
+    from games import signals
+
+    running = running_arena()
+    later = running_arena(
+        status=Arena.Status.SCHEDULED, starts_at=timezone.now() + timedelta(hours=1)
+    )
+    for arena in (running, later):
+        for _ in range(2):
+            services.join(person(), arena)
+    signals.ticked.send(sender=None)
+    assert ArenaGame.objects.filter(arena=running).count() == 1
+    assert not ArenaGame.objects.filter(arena=later).exists()
+
+
+def test_a_withdrawn_player_may_come_back_with_their_points():
+    arena = running_arena()
+    user = person()
+    services.join(user, arena)
+    ArenaPlayer.objects.filter(arena=arena, user=user).update(points=6)
+    services.withdraw(user, arena)
+    services.join(user, arena)
+    back = entry(arena, user)
+    assert (back.withdrawn, back.points) == (False, 6)
