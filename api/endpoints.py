@@ -9,12 +9,12 @@ its status.  The schema is at ``/api/openapi.json``, a page of it at ``/api/docs
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils.translation import gettext as _
-from ninja import NinjaAPI, Schema, Status
+from ninja import NinjaAPI, Path, Schema, Status
 
 from accounts.ratelimit import client_ip
 from api.auth import TokenAuth
@@ -42,6 +42,8 @@ install_error_handlers(api)
 
 READ, PLAY, BOT = TokenAuth(Scope.READ), TokenAuth(Scope.PLAY), TokenAuth(Scope.BOT)
 GAMES_PER_PAGE = 20
+# A table's number as the database can hold it: anything else is refused unread.
+MatchId = Annotated[int, Path(ge=1, le=2**63 - 1)]
 
 
 class Error(Schema):
@@ -197,7 +199,7 @@ def _visible_match(match_id: int, user: Any) -> Match:
 
 
 @api.get("/games/{match_id}/record", auth=READ, response={200: RecordOut, **ERRORS}, tags=["games"])
-def game_record(request: HttpRequest, match_id: int) -> dict[str, Any]:
+def game_record(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     """The finished deals of a table in the export format (``durak-export/1``, each with
     its engine record).  A deal in progress is left out: its record holds the deck."""
     match = _visible_match(match_id, request.auth)
@@ -206,7 +208,7 @@ def game_record(request: HttpRequest, match_id: int) -> dict[str, Any]:
 
 
 @api.post("/games/{match_id}/actions", auth=PLAY, response={200: MoveOut, **ERRORS}, tags=["play"])
-def play_action(request: HttpRequest, match_id: int, move: ActionIn) -> dict[str, Any]:
+def play_action(request: HttpRequest, match_id: MatchId, move: ActionIn) -> dict[str, Any]:
     """Play an action in engine notation (``"0 attack 6H"``) for your seat, at the table's
     ``version`` (from the stream): a stale version is refused and changes nothing."""
     outcome = services.apply_action(match_id, request.auth, move.action, version=move.version)
@@ -214,7 +216,7 @@ def play_action(request: HttpRequest, match_id: int, move: ActionIn) -> dict[str
 
 
 @api.post("/games/{match_id}/resign", auth=PLAY, response={200: MoveOut, **ERRORS}, tags=["play"])
-def resign(request: HttpRequest, match_id: int) -> dict[str, Any]:
+def resign(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     """Give up the game in progress at your seat."""
     return _move(services.resign(match_id, request.auth))
 
@@ -270,7 +272,7 @@ def new_table(request: HttpRequest, table: TableIn) -> Status:
         }
     },
 )
-def game_stream(request: HttpRequest, match_id: int) -> StreamingHttpResponse:
+def game_stream(request: HttpRequest, match_id: MatchId) -> StreamingHttpResponse:
     """Your seat's view of the table: the whole state first, then a line each time the
     table changes; the stream ends when the game is over."""
     if seat_number(match_id, request.auth.pk) is None:
