@@ -10,7 +10,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 
+from arena import services as arena_services
+from arena.models import Arena
 from friends import services as friends
 from games import services
 from games.models import RuleVariant
@@ -58,6 +61,11 @@ NOT_PAGES = {
     "analysis:play_on",
     "puzzles:attempt",
     "daily:play",
+    "arena:join",
+    "arena:pause",
+    "arena:resume",
+    "arena:withdraw",
+    "arena:standings",  # the arena page's live part, fetched by the page itself
     "notifications:subscribe",
     "notifications:unsubscribe",
     "api:new_token",
@@ -112,6 +120,13 @@ def pages_of_a_player() -> tuple[object, dict[str, str]]:
     boris = get_user_model().objects.get(username="boris")
     friends.accept_friend(anna, friends.request_friend(boris, anna).pk)
     puzzle = stored_puzzle()
+    arena = Arena.objects.create(
+        name="Evening arena",
+        variant=RuleVariant.objects.get(slug="classic"),
+        starts_at=timezone.now(),
+        status=Arena.Status.RUNNING,
+    )
+    arena_services.join(anna, arena)
     number = deal.number
     pages = {
         "table:lobby": "/",
@@ -132,6 +147,8 @@ def pages_of_a_player() -> tuple[object, dict[str, str]]:
         "daily:today": "/daily/",
         "daily:day": "/daily/2026-01-01/",
         "daily:leaderboard": "/leaderboard/",
+        "arena:list": "/arena/",
+        "arena:detail": f"/arena/{arena.pk}/",
         "offline": "/offline/",
         "api_v1:openapi-view": "/api/docs",
         "admin:index": "/admin/",
