@@ -32,6 +32,8 @@ POLL_SECONDS = getattr(settings, "API_STREAM_POLL_SECONDS", 2.0)
 # A blank line this often keeps proxies from closing a quiet stream; clients skip it.
 KEEPALIVE_SECONDS = getattr(settings, "API_STREAM_KEEPALIVE_SECONDS", 20.0)
 ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
+# A stream admitted but never read (its client left while the view ran) is closed then.
+START_WITHIN_SECONDS = 30.0
 
 
 def seat_number(match_id: int, user_id: int) -> int | None:
@@ -82,6 +84,7 @@ class SeatStream:
         self.layer = get_channel_layer()
         self.channel: str | None = None
         self.quota: SocketQuota | None = None
+        self.started = False
 
     def open(self) -> bool:
         """Take a channel and count it against the user's socket caps; False past them.
@@ -99,7 +102,18 @@ class SeatStream:
         self.quota = quota
         presence.hold(self.channel)
         services.seat_connected(self.match_id, self.user, self.channel)
+        # Django drops a response whose client left before it was sent, and its lines
+        # (whose end releases the stream) never start: a timer on the server's loop
+        # releases it then.
+        async_to_sync(self._close_unless_started)()
         return True
+
+    async def _close_unless_started(self) -> None:
+        def check() -> None:
+            if not self.started and self.channel is not None:
+                asyncio.ensure_future(self.close())
+
+        asyncio.get_running_loop().call_later(START_WITHIN_SECONDS, check)
 
     async def close(self) -> None:
         if self.channel is None:
@@ -126,6 +140,7 @@ class SeatStream:
                 )
 
     async def lines(self) -> AsyncIterator[bytes]:
+        self.started = True
         loop = asyncio.get_running_loop()
         sent: tuple[int, str] | None = None
         quiet_since = loop.time()
