@@ -42,14 +42,14 @@ MEASURE = """() => {
     const buttons = [...document.querySelectorAll("#table-controls button")].filter(
       (b) => b.offsetParent !== null);
     const overlaps = [];
-    const seats = [...document.querySelectorAll("#table-seats .seat")];
+    const seats = [...document.querySelectorAll("#table-seats .seat, #table-seats .backs")];
     for (const card of document.querySelectorAll("#table-felt .playing-card")) {
       const c = card.getBoundingClientRect();
       for (const seat of seats) {
         const s = seat.getBoundingClientRect();
         const across = Math.min(c.right, s.right) - Math.max(c.left, s.left);
         const down = Math.min(c.bottom, s.bottom) - Math.max(c.top, s.top);
-        if (across > 1 && down > 1) overlaps.push(seat.dataset.seat);
+        if (across > 1 && down > 1) overlaps.push(seat.closest(".seat").dataset.seat);
       }
     }
     return {
@@ -198,8 +198,12 @@ def test_the_hand_and_the_move_buttons_fit_a_russian_phone(table, browser, live_
     assert all(s["scrolled"] == 0 for s in states), states
     assert lowest(states) <= PHONE["height"], [(s["hand"], s["buttons"]) for s in states]
     assert not any(s["overlaps"] for s in states), [s["overlaps"] for s in states]
-    # The folded tools open over the table, which stays where it was, and close again.
     page = me.page
+    # The player's role is read whole beside the order control.
+    role = page.locator("#table-hand .me .badge.defend").bounding_box()
+    order = page.locator("#table-hand .hand-order").bounding_box()
+    assert role["width"] > 0 and role["x"] + role["width"] <= order["x"], (role, order)
+    # The folded tools open over the table, which stays where it was, and close again.
     sound = page.locator("#sound-toggle")
     assert not sound.is_visible()
     hand_top = page.evaluate(HAND_TOP)

@@ -155,7 +155,8 @@ def test_a_table_open_in_the_background_shows_the_turn_itself(push_keys, browser
     page.context.grant_permissions(["notifications"], origin=live_server_url)
     page.add_init_script(HIDDEN_AND_SUBSCRIBED)
     page.goto(f"{live_server_url}/games/{match.pk}/")
-    page.locator(f"{OPT_IN} button").wait_for(state="visible")
+    # Ready once it knows the subscription (on a phone in play it sits under «Подробнее»).
+    page.wait_for_function(f"() => !document.querySelector('{OPT_IN}').hidden")
     while mine in acting(match):
         play_one(match, mine)
     page.locator("#table-hand .me.acting").wait_for(state="detached")
