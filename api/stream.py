@@ -141,6 +141,8 @@ class SeatStream:
 
     async def lines(self) -> AsyncIterator[bytes]:
         self.started = True
+        if self.channel is None:  # released already: its client was taken for gone
+            return
         loop = asyncio.get_running_loop()
         sent: tuple[int, str] | None = None
         quiet_since = loop.time()
