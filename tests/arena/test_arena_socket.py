@@ -56,3 +56,14 @@ async def test_a_socket_to_a_forged_arena_is_refused():
     connected, code = await sock.open()
     assert not connected
     assert code == socket.CLOSE_NOT_FOUND
+
+
+@in_own_loop
+async def test_a_socket_without_a_sign_in_is_refused():
+    from games.socket_base import CLOSE_UNAUTHENTICATED
+
+    arena = await db(running_arena)
+    sock = Socket(f"/ws/arena/{arena.pk}/", None)
+    connected, code = await sock.open()
+    assert not connected
+    assert code == CLOSE_UNAUTHENTICATED
