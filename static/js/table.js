@@ -374,7 +374,7 @@
     settled();
   });
 
-  // «More» (a phone, during play): the header's secondary tools open over the table
+  // «More» (a phone, once the game started): the header's secondary tools open over the table
   // and close on a second tap or a tap elsewhere, so the table below never moves.
   const moreToggle = document.getElementById("table-more-toggle");
   const setMore = (open) => moreToggle.setAttribute("aria-expanded", String(open));
@@ -382,7 +382,7 @@
     setMore(moreToggle.getAttribute("aria-expanded") !== "true");
   });
   document.addEventListener("click", (event) => {
-    if (!event.target.closest("#table-more, #table-more-toggle")) setMore(false);
+    if (event.target.closest && !event.target.closest("#table-more, #table-more-toggle")) setMore(false);
   });
 
   // Chat: a sent line leaves the input empty (Enter cannot send it twice), an empty
