@@ -172,6 +172,14 @@ def standard_variants(request) -> None:
 
 
 @pytest.fixture
+def fresh_process_state() -> None:
+    """For tests that act in this process beside a live server: no state of earlier
+    tests here either (a channel layer tied to another event loop, an executor whose
+    database thread a forked child would lack)."""
+    _fresh_child_state()
+
+
+@pytest.fixture
 def live_server_url(transactional_db) -> Iterator[str]:
     """A real daphne (HTTP and WebSocket) in a child process, on the test database."""
     from daphne.testing import DaphneProcess

@@ -17,24 +17,12 @@ from .test_table_browser import DESKTOP, LATIN_ALLOWED, PAGE_WIDTH, PAGE_WORDS, 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("fast_bots"),
+    pytest.mark.usefixtures("fast_bots", "fresh_process_state"),
 ]
 
 PLAY = {"ru": "Сыграть сдачу дня", "en": "Play today's deal"}
 BOARD = {"ru": "Таблица дня", "en": "The day's board"}
 REFUSED = {"ru": "Вы уже сыграли сегодняшнюю сдачу", "en": "You have already played today's deal"}
-
-
-@pytest.fixture(autouse=True)
-def fresh_process_state():
-    """The server process is forked from this one: give it no state of earlier tests."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from asgiref.sync import SyncToAsync
-    from channels.layers import channel_layers
-
-    channel_layers.backends.clear()
-    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
 
 
 def russian_words_only(player: Player, names: set[str]) -> None:

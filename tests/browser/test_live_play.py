@@ -11,22 +11,11 @@ from django.test import Client
 
 from tests.browser.moves import click_a_legal_move
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def fresh_process_state():
-    """The server process is forked from this one: give it no state of earlier tests."""
-    from channels.layers import channel_layers
-
-    channel_layers.backends.clear()
-    # Earlier async tests started asgiref's database thread; a forked child would
-    # inherit the executor without its thread and wait on it forever.
-    from concurrent.futures import ThreadPoolExecutor
-
-    from asgiref.sync import SyncToAsync
-
-    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fresh_process_state"),
+]
 
 
 @pytest.fixture

@@ -16,22 +16,14 @@ from games.models import Match, RuleVariant
 from history.models import Rating
 from tests.browser.people import signed_in_page
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fresh_process_state"),
+]
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-
-
-@pytest.fixture(autouse=True)
-def fresh_process_state():
-    """The server process is forked from this one: give it no state of earlier tests."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from asgiref.sync import SyncToAsync
-    from channels.layers import channel_layers
-
-    channel_layers.backends.clear()
-    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
 
 
 def open_table(browser, url: str, user, language: str, device: dict, match_id: int):

@@ -8,7 +8,11 @@ from django.test import Client
 
 from tests.browser.moves import LEAD_CARDS
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fresh_process_state"),
+]
 
 # Every violation the page reports, whether or not the browser logs it.
 COLLECT_VIOLATIONS = """
@@ -17,18 +21,6 @@ document.addEventListener("securitypolicyviolation", (event) => {
   window.cspViolations.push(event.violatedDirective + " " + event.blockedURI);
 });
 """
-
-
-@pytest.fixture(autouse=True)
-def fresh_process_state(standard_variants):
-    """The server process is forked from this one: give it a fresh database thread."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from asgiref.sync import SyncToAsync
-    from channels.layers import channel_layers
-
-    channel_layers.backends.clear()
-    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
 
 
 def browse_as(browser, live_server_url: str, user):
