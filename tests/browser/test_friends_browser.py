@@ -12,9 +12,13 @@ from django.utils import timezone
 from friends.models import Block, Friendship
 from games.models import Match, Seat
 
-from .test_play_now_browser import DESKTOP, PHONE, fresh_process_state, person  # noqa: F401
+from .test_play_now_browser import DESKTOP, PHONE, person
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fresh_process_state"),
+]
 
 
 def create_waiting_table(page, button: str) -> None:

@@ -12,9 +12,13 @@ import pytest
 
 from games.models import Match, RuleVariant
 
-from .test_play_now_browser import DESKTOP, PHONE, fresh_process_state, person  # noqa: F401
+from .test_play_now_browser import DESKTOP, PHONE, person
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fresh_process_state"),
+]
 
 CREATE = "form.create-table"
 SHOTS = Path("/tmp/shots-houserules")

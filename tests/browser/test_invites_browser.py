@@ -13,9 +13,13 @@ from django.utils import timezone
 from friends.models import Friendship, Invite
 from games.models import Seat
 
-from .test_play_now_browser import DESKTOP, PHONE, fresh_process_state, person  # noqa: F401
+from .test_play_now_browser import DESKTOP, PHONE, person
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fresh_process_state"),
+]
 
 SHOTS = Path("/tmp/shots-invites")
 WORDS = {

@@ -7,9 +7,13 @@ import pytest
 
 from games.models import RuleVariant
 
-from .test_play_now_browser import DESKTOP, fresh_process_state, person  # noqa: F401
+from .test_play_now_browser import DESKTOP, person
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fresh_process_state"),
+]
 
 CREATE = "form.create-table"
 SEEK = "#play-panel .seek-form"

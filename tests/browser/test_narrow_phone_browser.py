@@ -16,9 +16,13 @@ from games import services
 from games.models import RuleVariant
 from history.seeding import play_match
 
-from .test_play_now_browser import fresh_process_state, person  # noqa: F401
+from .test_play_now_browser import person
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fresh_process_state"),
+]
 
 NARROW = {"viewport": {"width": 320, "height": 640}, "is_mobile": True, "has_touch": True}
 PAGE_WIDTH = "() => document.documentElement.scrollWidth"
