@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from durak.engine import Rules
-from durak.engine.rules import MAX_PLAYERS
 from games.models import RuleVariant
 from games.services import Refused
 from games.variant_words import variant_name
@@ -134,7 +133,7 @@ def _refuse_conflicts(rules: dict[str, Any]) -> None:
                 "The trump six swap needs sixes, and a 24-card deck starts at nines: choose 36 or 52 cards, or no swap."
             )
         )
-    most = MAX_PLAYERS if deck == 52 else 6
+    most = Rules.most_players(deck)
     if players > most or players * hand > deck:
         raise _refuse(
             ngettext(

@@ -57,7 +57,7 @@ class Rules:
             raise ValueError(f"deck_size must be 24, 36 or 52, not {self.deck_size!r}")
         if not is_int(self.players):
             raise ValueError(f"players must be an int, not {self.players!r}")
-        top = MAX_PLAYERS if self.deck_size == 52 else 6
+        top = Rules.most_players(self.deck_size)
         if not 2 <= self.players <= top:
             raise ValueError(
                 f"players must be 2-{top} with a {self.deck_size}-card deck, not {self.players}"
@@ -100,6 +100,11 @@ class Rules:
             raise ValueError("epaulettes need a fool, so they cannot be combined with one_winner")
         if self.trump_six_swap and self.deck_size == 24:
             raise ValueError("trump_six_swap needs a deck with sixes (deck_size 36 or 52)")
+
+    @staticmethod
+    def most_players(deck_size: int) -> int:
+        """The most seats a deal of ``deck_size`` cards allows (6, or 8 with 52 cards)."""
+        return MAX_PLAYERS if deck_size == 52 else 6
 
     @property
     def effective_throw_in(self) -> str:
