@@ -36,8 +36,12 @@ def test_a_token_is_made_shown_once_used_and_revoked(browser, live_server_url, l
     section.get_by_role("button", name=words["create"]).click()
     secret = page.get_by_test_id("new-token").inner_text()
     assert secret.startswith("durak_") and words["once"] in section.inner_text()
-    assert (
-        page.evaluate("() => document.documentElement.scrollWidth") <= device["viewport"]["width"]
+    # The page fits the screen once the swap has settled (a fixed check could read the
+    # layout mid-swap); one that never fits fails here.
+    page.wait_for_function(
+        "width => document.documentElement.scrollWidth <= width",
+        arg=device["viewport"]["width"],
+        timeout=5_000,
     )
     SHOTS.mkdir(parents=True, exist_ok=True)
     section.screenshot(path=str(SHOTS / f"api-tokens-{language}.png"))
