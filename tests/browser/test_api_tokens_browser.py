@@ -43,6 +43,13 @@ def test_a_token_is_made_shown_once_used_and_revoked(browser, live_server_url, l
         arg=device["viewport"]["width"],
         timeout=5_000,
     )
+    # A secret with no hyphen has nowhere a browser would break it: it must still fit.
+    page.evaluate("""() => {
+        document.querySelector('[data-testid=new-token]').textContent = 'durak_' + 'A'.repeat(43);
+    }""")
+    assert (
+        page.evaluate("() => document.documentElement.scrollWidth") <= device["viewport"]["width"]
+    )
     SHOTS.mkdir(parents=True, exist_ok=True)
     section.screenshot(path=str(SHOTS / f"api-tokens-{language}.png"))
     request = urllib.request.Request(f"{live_server_url}/api/account")
