@@ -3,34 +3,17 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from datetime import timedelta
 
-import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from arena.models import Arena, ArenaPlayer
 from games import services as games
 from games.models import Match, RuleVariant, Seat
+from tests.stray_connections import drop_stray_connections  # noqa: F401 (the fixture)
 
 _names = itertools.count()
-
-
-@pytest.fixture(scope="session", autouse=True)
-def drop_stray_connections(django_db_setup, django_db_blocker) -> Iterator[None]:
-    """Before the test database is dropped, end connections other threads left open
-    (the pairing threads', the socket tests' database thread)."""
-    yield
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        return
-    with django_db_blocker.unblock(), connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
 
 
 def person(prefix: str = "ar"):
