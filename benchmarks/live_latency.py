@@ -28,7 +28,6 @@ import asyncio
 import os
 import random
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -39,6 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from durak_site.cluster import free_port  # noqa: E402
+
 VERSION = re.compile(r'id="table-version"[^>]*data-version="(\d+)"[^>]*data-status="(\w+)"')
 # A push may carry only the pieces of the table that changed: each root element has an
 # id, and the client keeps the latest of each, as htmx's out-of-band swaps do.
@@ -48,12 +49,6 @@ HAND = re.compile(
 )
 CONTROL = re.compile(r'class="button control control-(take|done)" data-action="([^"]*)"')
 TARGET = re.compile(r'class="attack-target" data-attack="(\w\w)"')
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_until_serving(base: str, seconds: float = 90) -> None:

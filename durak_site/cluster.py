@@ -29,6 +29,7 @@ import argparse
 import contextlib
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -50,11 +51,24 @@ class ClusterError(RuntimeError):
     pass
 
 
+# Below Linux's ephemeral range (32768-60999): a port the kernel hands out for an
+# outgoing connection (to Redis, PostgreSQL, a test's client) could otherwise be taken
+# between picking it here and daphne listening on it.
+PICKED_PORTS = range(20000, 32768)
+
+
 def free_port(host: str = "127.0.0.1") -> int:
-    """A port that was free a moment ago (tests pick ports this way)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        return sock.getsockname()[1]
+    """A port outside the ephemeral range that was free a moment ago (tests and
+    benchmarks pick ports this way)."""
+    for _attempt in range(100):
+        port = random.choice(PICKED_PORTS)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind((host, port))
+            except OSError:
+                continue
+            return port
+    raise ClusterError(f"no free port in {PICKED_PORTS.start}-{PICKED_PORTS.stop - 1}")
 
 
 def require_shared_backends(env: Mapping[str, str]) -> None:

@@ -14,6 +14,7 @@ import time
 import pytest
 from channels.layers import channel_layers
 
+from durak_site.cluster import free_port
 from tests.sockets import db, in_own_loop, session_cookie
 
 from .helpers import two_player_table
@@ -21,12 +22,6 @@ from .open_sockets import open_caught_up
 from .test_layer_loss import move
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class RedisServer:
