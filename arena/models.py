@@ -91,6 +91,8 @@ class ArenaPlayer(models.Model):
     # Games in a row not the fool: from the second on, each scores double.
     streak = models.PositiveSmallIntegerField(_("games in a row not the fool"), default=0)
     on_fire = models.BooleanField(_("on fire"), default=False)
+    # Games scored in which the player went berserk (the standings mark them).
+    berserks = models.PositiveIntegerField(_("games berserk"), default=0)
     paused = models.BooleanField(_("paused"), default=False)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
@@ -121,7 +123,8 @@ class ArenaGame(models.Model):
         related_name="arena_game",
         verbose_name=_("match"),
     )
-    # Seat numbers that chose berserk (not offered yet: see docs/tournaments.md).
+    # Seat numbers that went berserk before the first move (arena.berserk): their turn
+    # time is halved and, not the fool, they score a point more.
     berserk_seats = models.JSONField(_("berserk seats"), default=list, blank=True)
     # Points per user id, written once when the game's first deal ended.
     scored = models.JSONField(_("points scored"), null=True, blank=True)

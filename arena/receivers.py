@@ -8,8 +8,12 @@ from typing import Any
 from django.dispatch import receiver
 
 from games import signals
+from games.turn_time import turn_time_rule
 
-from . import services
+from . import berserk, services
+
+# A berserker's own turn time, for the table's clock.
+turn_time_rule(berserk.berserk_turn_seconds)
 
 
 @receiver(signals.deal_finished, dispatch_uid="arena-deal-finished")

@@ -2,7 +2,9 @@
 
 Not the fool scores 2, a draw 1, the fool 0.  After two games in a row without
 being the fool a player is on fire: each further such game scores double, until
-they are the fool.  The same functions score a game as it ends and recompute the
+they are the fool.  A player who went berserk (halved their own turn time before the
+first move) scores one point more if they are not the fool; the bonus is never
+doubled and does not depend on the fire.  The same functions score a game as it ends and recompute the
 standings from the stored games, so the two can never disagree.
 """
 
@@ -14,6 +16,8 @@ from enum import StrEnum
 POINTS = {"not_fool": 2, "draw": 1, "fool": 0}
 # Games in a row not the fool after which the next such game scores double.
 FIRE_AFTER = 2
+# What berserk adds to a game the berserker ends not the fool.
+BERSERK_BONUS = 1
 
 
 class Outcome(StrEnum):
@@ -32,13 +36,21 @@ class Scored:
         return self.streak >= FIRE_AFTER
 
 
-def score(outcome: Outcome, streak: int) -> Scored:
+def score(outcome: Outcome, streak: int, *, berserk: bool = False) -> Scored:
     """What a game ending in ``outcome`` scores for a player with ``streak`` games in a
-    row not the fool before it."""
+    row not the fool before it, who went berserk in it or not."""
     if outcome is Outcome.FOOL:
         return Scored(0, 0)
     base = POINTS[outcome.value]
-    return Scored(base * 2 if streak >= FIRE_AFTER else base, streak + 1)
+    points = base * 2 if streak >= FIRE_AFTER else base
+    if berserk and outcome is Outcome.NOT_FOOL:
+        points += BERSERK_BONUS
+    return Scored(points, streak + 1)
+
+
+def berserk_seconds(turn_seconds: int) -> int:
+    """A berserker's turn time: half the arena's, rounded up (never below a second)."""
+    return max(1, (turn_seconds + 1) // 2)
 
 
 def outcome_of(deal: object, seat_number: int, team: int | None) -> Outcome:

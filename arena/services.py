@@ -270,12 +270,14 @@ def record_finish(deal: Deal) -> None:
         )
         if entry is None:
             continue
-        result = score(outcome_of(deal, seat.number, seat.team), entry.streak)
+        went_berserk = seat.number in game.berserk_seats
+        result = score(outcome_of(deal, seat.number, seat.team), entry.streak, berserk=went_berserk)
         entry.points += result.points
         entry.games += 1
         entry.streak = result.streak
         entry.on_fire = result.on_fire
-        fields = ["points", "games", "streak", "on_fire"]
+        entry.berserks += int(went_berserk)
+        fields = ["points", "games", "streak", "on_fire", "berserks"]
         if result.points:
             entry.score_reached_at = now
             fields.append("score_reached_at")
@@ -292,13 +294,15 @@ def recompute(arena: Arena) -> dict[int, tuple[int, int, bool]]:
     totals: dict[int, tuple[int, int, int]] = {}
     deals = (
         Deal.objects.filter(match__arena_game__arena=arena, number=1, status=Deal.Status.FINISHED)
-        .select_related("match")
+        .select_related("match__arena_game")
         .order_by("finished_at", "pk")
     )
     for deal in deals:
+        berserk_seats = deal.match.arena_game.berserk_seats
         for seat in Seat.objects.filter(match_id=deal.match_id, user__isnull=False):
             points, games, streak = totals.get(seat.user_id, (0, 0, 0))
-            result = score(outcome_of(deal, seat.number, seat.team), streak)
+            outcome = outcome_of(deal, seat.number, seat.team)
+            result = score(outcome, streak, berserk=seat.number in berserk_seats)
             totals[seat.user_id] = (points + result.points, games + 1, result.streak)
     return {user: (p, g, s >= FIRE_AFTER) for user, (p, g, s) in totals.items()}
 

@@ -12,4 +12,5 @@ urlpatterns = [
     path("arena/<int:pk>/pause/", views.pause, name="pause"),
     path("arena/<int:pk>/resume/", views.resume, name="resume"),
     path("arena/<int:pk>/withdraw/", views.withdraw, name="withdraw"),
+    path("arena/games/<int:match_id>/berserk/", views.berserk, name="berserk"),
 ]

@@ -6,15 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from games.http import go
+from games.links import table_url
 from games.services import Refused
 
 from . import services
+from .berserk import go_berserk
 from .models import Arena, ArenaPlayer
 
 TOP_ROWS = 20
@@ -107,3 +111,15 @@ def resume(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     return _act(request, pk, services.withdraw)
+
+
+@login_required
+@require_POST
+def berserk(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The table's Berserk button: back to the table, which shows the halved clock, or
+    the refusal's message."""
+    try:
+        go_berserk(request.user, match_id)
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+    return go(request, table_url(match_id))

@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
 from accounts.ratelimit import client_ip
+from arena.berserk import berserk_offered
 from friends import services as friends
 from friends.blocks import tables_hidden_from
 from games.models import Match, RuleVariant, Seat
@@ -237,6 +238,7 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     context["rule_tags"] = match_tags(match)
     context["ws_url"] = f"/ws/games/{match.pk}/"
     context["can_join"] = viewer.seat is None and match.status == Match.Status.WAITING
+    context["can_berserk"] = berserk_offered(match, viewer.seat)
     context.update(table_extras(match, request.user, seated=viewer.seat is not None))
     context["reportable_players"] = [
         seat.user

@@ -16,6 +16,7 @@ from durak.engine import Game
 from games.bot_speed import bots_between_turns, scaled_delay
 from games.conf import setting
 from games.models import Match, Seat
+from games.turn_time import seat_turn_seconds
 
 
 def ms(delta: timedelta) -> int:
@@ -44,14 +45,31 @@ def budget_runs_out_at(seat: Seat, since: datetime) -> datetime:
     return since + timedelta(milliseconds=seat.reconnect_budget_ms)
 
 
+def seat_deadlines(match: Match, seats: list[Seat], game: Game) -> dict[int, datetime]:
+    """When each required seat's turn ends: the turn timer (the seat's own, where an
+    app above gave it one: ``games.turn_time``), shortened if its reconnect budget
+    runs out first."""
+    if game.is_over or match.turn_started_at is None:
+        return {}
+    required = required_seats(game)
+    own = seat_turn_seconds(match) if required else {}
+    ends = {
+        number: match.turn_started_at + timedelta(seconds=own.get(number, match.turn_seconds))
+        for number in required
+    }
+    for seat, since in away_this_turn(match, seats, required):
+        ends[seat.number] = min(ends[seat.number], budget_runs_out_at(seat, since))
+    return ends
+
+
 def deadline(match: Match, seats: list[Seat], game: Game) -> datetime | None:
-    """Turn timer, shortened for a required seat whose reconnect budget runs out first."""
+    """When the first required seat's turn ends (see ``seat_deadlines``)."""
     if game.is_over or match.turn_started_at is None:
         return None
-    end = match.turn_started_at + timedelta(seconds=match.turn_seconds)
-    for seat, since in away_this_turn(match, seats, required_seats(game)):
-        end = min(end, budget_runs_out_at(seat, since))
-    return end
+    ends = seat_deadlines(match, seats, game)
+    if not ends:  # nobody the game waits for: the timer as it always runs
+        return match.turn_started_at + timedelta(seconds=match.turn_seconds)
+    return min(ends.values())
 
 
 def charge_budgets(match: Match, seats: list[Seat], required: list[int], now: datetime) -> None:

@@ -69,8 +69,11 @@ def _expire_one(match_id: int, now: datetime) -> int:
                     end_reason=Deal.EndReason.FORFEIT,
                 )
                 return 1
-        if now >= match.turn_started_at + timedelta(seconds=match.turn_seconds):
-            for number in required:
+        # Only the seats whose own turn ran out (a berserker's ends before the others').
+        ends = clock.seat_deadlines(match, seats, game)
+        timed_out = [number for number in required if number in ends and now >= ends[number]]
+        if timed_out:
+            for number in timed_out:
                 action = None if game.is_over else game.default_action(number)
                 if action is not None:
                     apply_locked(match, seats, game, action, source=Move.Source.TIMEOUT, now=now)

@@ -65,6 +65,7 @@ NOT_PAGES = {
     "arena:pause",
     "arena:resume",
     "arena:withdraw",
+    "arena:berserk",  # the arena table's Berserk button posts here
     "arena:standings",  # the arena page's live part, fetched by the page itself
     "notifications:subscribe",
     "notifications:unsubscribe",
