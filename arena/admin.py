@@ -24,6 +24,9 @@ class ArenaAdmin(admin.ModelAdmin):
         "starts_at",
         "minutes",
         "is_rated",
+        "min_rating",
+        "min_rated_games",
+        "password",
         "status",
         "created_by",
     )

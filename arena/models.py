@@ -42,6 +42,26 @@ class Arena(models.Model):
         _("minutes"), default=30, validators=[MinValueValidator(5), MaxValueValidator(24 * 60)]
     )
     is_rated = models.BooleanField(_("rated"), default=False)
+    # Entry conditions (arena.entry): whoever joins must meet each one that is set.
+    min_rating = models.PositiveSmallIntegerField(
+        _("least rating"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "In the arena's rating class (two players, three or more, or teams). Empty: any rating."
+        ),
+    )
+    min_rated_games = models.PositiveSmallIntegerField(
+        _("least rated games"),
+        default=0,
+        help_text=_("Rated games played in the arena's rating class. 0: none needed."),
+    )
+    password = models.CharField(
+        _("password"),
+        max_length=64,
+        blank=True,
+        help_text=_("A private arena: only who types this password may join. Empty: open to all."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -67,6 +87,10 @@ class Arena(models.Model):
     @property
     def ends_at(self):
         return self.starts_at + timedelta(minutes=self.minutes)
+
+    @property
+    def is_private(self) -> bool:
+        return bool(self.password)
 
     def clean(self) -> None:
         variant = getattr(self, "variant", None)

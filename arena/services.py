@@ -23,6 +23,7 @@ from games.services import Refused, create_match, join_match, send_push
 from games.services.common import refuse_suspended
 from matchmaking.guests import refuse_guest_rated
 
+from .entry import refuse_entry
 from .models import Arena, ArenaGame, ArenaPlayer
 from .scoring import FIRE_AFTER, outcome_of, score
 
@@ -56,23 +57,26 @@ def entry_of(arena: Arena, user: Any) -> ArenaPlayer | None:
 # ------------------------------------------------------------------ the player's own
 
 
-def join(user: Any, arena: Arena) -> ArenaPlayer:
+def join(user: Any, arena: Arena, password: str = "") -> ArenaPlayer:
     """Enter ``user`` in ``arena`` before or during it; a withdrawn player may come back.
 
     Refused, with nothing written, for a suspended user, a guest at a rated arena,
-    a finished arena or a second join (the unique constraint refuses one that races).
+    a finished arena, a second join (the unique constraint refuses one that races),
+    and a player who does not meet the arena's entry conditions or, at a private
+    arena, gives a wrong ``password`` (``arena.entry``).
     """
     user = refuse_suspended(user)
     already = Refused(_("You have already joined this arena."), code="joined")
     with transaction.atomic():
-        locked = Arena.objects.get(pk=arena.pk)
+        locked = Arena.objects.select_related("variant").get(pk=arena.pk)
         if locked.status == Arena.Status.FINISHED or locked.ends_at <= timezone.now():
             raise Refused(_("This arena is over."), code="finished")
         refuse_guest_rated(user, locked.is_rated)
         entry = ArenaPlayer.objects.filter(arena=locked, user=user).first()
+        if entry is not None and not entry.withdrawn:
+            raise already
+        refuse_entry(user, locked, password)
         if entry is not None:
-            if not entry.withdrawn:
-                raise already
             entry.withdrawn = False
             entry.paused = False
             entry.save(update_fields=["withdrawn", "paused"])

@@ -19,6 +19,7 @@ from games.services import Refused
 
 from . import services
 from .berserk import go_berserk
+from .entry import conditions_of
 from .models import Arena, ArenaPlayer
 
 TOP_ROWS = 20
@@ -55,6 +56,7 @@ def _standings_context(arena: Arena, user: Any) -> dict[str, Any]:
         "podium": rows[:3] if arena.status == Arena.Status.FINISHED else [],
         "now": timezone.now(),
         "my_table": services.open_table_of(arena, user) if mine is not None else None,
+        "conditions": conditions_of(arena),
     }
 
 
@@ -92,7 +94,8 @@ def _act(request: HttpRequest, pk: int, action: Callable[[Any, Arena], Any]) -> 
 @login_required
 @require_POST
 def join(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, services.join)
+    password = request.POST.get("password", "")
+    return _act(request, pk, lambda user, arena: services.join(user, arena, password))
 
 
 @login_required

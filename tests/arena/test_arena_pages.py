@@ -118,6 +118,9 @@ def test_an_admin_schedules_an_arena_and_is_its_creator():
         "starts_at_0": "2030-01-01",
         "starts_at_1": "20:00:00",
         "minutes": 30,
+        "min_rating": 1600,
+        "min_rated_games": 10,
+        "password": "zimniy-vecher",
         "players-TOTAL_FORMS": 0,
         "players-INITIAL_FORMS": 0,
     }
@@ -125,6 +128,8 @@ def test_an_admin_schedules_an_arena_and_is_its_creator():
     assert response.status_code == 302, response.content.decode()[:2000]
     arena = Arena.objects.get()
     assert arena.created_by == admin
+    # The entry conditions are the admin's to set.
+    assert (arena.min_rating, arena.min_rated_games, arena.password) == (1600, 10, "zimniy-vecher")
     assert arena.status == Arena.Status.SCHEDULED
     too_many = {**form, "players_per_table": 9}
     assert client.post(reverse("admin:arena_arena_add"), too_many).status_code == 200
