@@ -49,6 +49,10 @@ class User(AbstractUser):
     # A guest plays at once without signing up (accounts.guests): unrated games only,
     # on no leaderboard, removed when idle; signing up clears it and keeps the games.
     is_guest = models.BooleanField(_("guest"), default=False, db_index=True, editable=False)
+    # A bot account plays through the API only (its owner turned it, once and for good,
+    # while it had no games: matchmaking.bot_accounts); it is badged as a bot wherever its name
+    # shows and is kept out of the pools where people are paired.
+    is_bot = models.BooleanField(_("bot account"), default=False, db_index=True, editable=False)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

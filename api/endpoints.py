@@ -26,6 +26,7 @@ from games.models import BotLevel, BotSpeed, Match, RuleVariant
 from history.models import PlayerGame, Rating
 from history.records import export_lines, finished_deals
 from history.services import can_replay
+from matchmaking.bot_accounts import turn_into_bot
 from matchmaking.services import create_table
 
 api = NinjaAPI(
@@ -62,6 +63,7 @@ class UserOut(Schema):
     username: str
     joined: datetime
     is_guest: bool
+    is_bot: bool
     ratings: list[RatingOut]
 
 
@@ -130,6 +132,7 @@ def _profile(user: Any) -> dict[str, Any]:
         "username": user.username,
         "joined": user.date_joined,
         "is_guest": user.is_guest,
+        "is_bot": user.is_bot,
         "ratings": [
             {"rating_class": r.rating_class, "rating": r.rating, "rd": r.rd, "games": r.games}
             for r in ratings
@@ -148,6 +151,15 @@ def _player(username: str) -> Any:
 def account(request: HttpRequest) -> dict[str, Any]:
     """The token's player, their ratings and the token's scopes."""
     user = request.auth
+    return {"id": user.pk, "scopes": request.api_token.scope_list, **_profile(user)}
+
+
+@api.post("/account/bot", auth=BOT, response={200: AccountOut, **ERRORS}, tags=["account"])
+def become_bot(request: HttpRequest) -> dict[str, Any]:
+    """Make the token's account a bot account: once and for good, and only while it has
+    never sat at a table (``has_games``) nor looks for a game (``seeking``).  A bot
+    account plays through the API only and never in the pools where people are paired."""
+    user = turn_into_bot(request.auth)
     return {"id": user.pk, "scopes": request.api_token.scope_list, **_profile(user)}
 
 

@@ -1,5 +1,6 @@
 """The player's API tokens on their own profile (``accounts.profile_sections``): make one
-(its secret shown once), see when each was last used, revoke it."""
+(its secret shown once), see when each was last used, revoke it; and the button that
+makes a new account a bot account (``matchmaking.bot_accounts``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from accounts.profile_sections import profile_section
 from api.models import Scope
 from api.tokens import create_token, live_tokens, revoke_token
 from games.services import Refused
+from matchmaking.bot_accounts import may_turn_into_bot, turn_into_bot
 
 # The session key of a secret just made: popped by the next render of the section.
 NEW_SECRET = "api-new-token"
@@ -32,6 +34,7 @@ def api_tokens(request: HttpRequest, profile_user: Any) -> str:
         "tokens": list(live_tokens(user)),
         "scopes": Scope.choices,
         "new_secret": request.session.pop(NEW_SECRET, None),
+        "may_become_bot": not user.is_bot and may_turn_into_bot(user),
     }
     return render_to_string("api/profile_tokens.html", context, request=request)
 
@@ -61,4 +64,20 @@ def new_token(request: HttpRequest) -> HttpResponse:
 def revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     if revoke_token(request.user, token_id):
         messages.success(request, _("The token is revoked; programs using it are refused."))
+    return _back(request)
+
+
+@login_required
+@require_POST
+def become_bot(request: HttpRequest) -> HttpResponse:
+    """The profile's "Make this a bot account", its box ticked to confirm."""
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, _("Tick the box to confirm: a bot account cannot be undone."))
+        return _back(request)
+    try:
+        turn_into_bot(request.user)
+    except Refused as refused:
+        messages.error(request, refused.message)
+        return _back(request)
+    messages.success(request, _("This is a bot account now: it plays through the API only."))
     return _back(request)

@@ -10,4 +10,5 @@ app_name = "api"
 urlpatterns = [
     path("account/api-tokens/new/", profile.new_token, name="new_token"),
     path("account/api-tokens/<int:token_id>/revoke/", profile.revoke, name="revoke_token"),
+    path("account/bot/", profile.become_bot, name="become_bot"),
 ]

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from friends.blocks import blocks_among
 from games.models import Deal, Match, Seat
-from games.services import Refused, create_match, join_match, send_push
+from games.services import Refused, create_match, join_match, refuse_bot_account, send_push
 from games.services.common import refuse_suspended
 from matchmaking.guests import refuse_guest_rated
 
@@ -66,6 +66,7 @@ def join(user: Any, arena: Arena, password: str = "") -> ArenaPlayer:
     arena, gives a wrong ``password`` (``arena.entry``).
     """
     user = refuse_suspended(user)
+    refuse_bot_account(user)  # an arena pairs people
     already = Refused(_("You have already joined this arena."), code="joined")
     with transaction.atomic():
         locked = Arena.objects.select_related("variant").get(pk=arena.pk)

@@ -57,6 +57,11 @@ class DurakClient:
     def account(self) -> dict[str, Any]:
         return self._call("GET", "/api/account")
 
+    def become_bot(self) -> dict[str, Any]:
+        """Make the token's account a bot account, once and for good (``bot`` scope);
+        refused for an account that has played."""
+        return self._call("POST", "/api/account/bot")
+
     def user(self, username: str) -> dict[str, Any]:
         return self._call("GET", f"/api/users/{urllib.request.quote(username)}")
 

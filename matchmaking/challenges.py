@@ -12,6 +12,7 @@ from django.db import transaction
 
 from friends import services as friends
 from games.models import Match
+from games.services import refuse_bot_account
 from matchmaking.models import Game, Speed
 from matchmaking.services import last_choice, table_as_wished
 
@@ -26,6 +27,7 @@ FIRST_CHALLENGE = {
 def challenge(user: Any, friend: Any) -> Match:
     """The private table ``user`` now waits at, ``friend`` invited; Refused (and
     nothing made) when the invite may not be sent: not friends, a block, a flood."""
+    refuse_bot_account(user)  # a bot account may be challenged, not challenge here
     wishes = {**FIRST_CHALLENGE, **last_choice(user)}
     if user.is_guest:  # a guest plays unrated games only
         wishes["is_rated"] = False

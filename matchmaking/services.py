@@ -29,6 +29,7 @@ from games.services import (
     Refused,
     join_match,
     notify_lobby_changed,
+    refuse_bot_account,
     refuse_bot_table_over_cap,
     send_push,
 )
@@ -175,8 +176,10 @@ def create_seek(
     allow_bots: bool,
     min_reliability: int = 0,
 ) -> Seek:
-    """Start looking for a table; the seek is paired at once if it can be."""
+    """Start looking for a table; the seek is paired at once if it can be.  A bot
+    account is refused: its games come through the API, never a pool of people."""
     user = refuse_suspended(user)
+    refuse_bot_account(user)
     refuse_guest_rated(user, is_rated)
     _throttle(user)
     table_for(mode, deck_size, players)  # refuses a table that cannot be made
@@ -325,8 +328,15 @@ def _end(seek: Seek, status: str, now: Any, match: Match | None = None) -> None:
 
 
 def _drop_unable(seeks: list[Seek], users: dict[int, Any], now: Any) -> list[Seek]:
-    """The seeks whose users may still play; the others are cancelled."""
-    unable = [s for s in seeks if not users[s.user_id].is_active or users[s.user_id].is_suspended]
+    """The seeks whose users may still play (a bot account never may: its owner
+    turned it while its seek waited); the others are cancelled."""
+    unable = [
+        s
+        for s in seeks
+        if not users[s.user_id].is_active
+        or users[s.user_id].is_suspended
+        or users[s.user_id].is_bot
+    ]
     for seek in unable:
         _end(seek, Seek.Status.CANCELLED, now)
     return [s for s in seeks if s not in unable]
@@ -353,6 +363,7 @@ def practice_table(user: Any, wishes: dict[str, Any], level: str) -> Match:
     (rated only where the variant rates games with bots)."""
     if level not in BotLevel.values:
         raise Refused(_("Unknown bot level."), code="bots")
+    refuse_bot_account(user)  # "Play now" with bots is the site's page
     players = wishes["players"]
     with transaction.atomic():
         refuse_bot_table_over_cap(user)
@@ -426,8 +437,8 @@ def last_choice(user: Any) -> dict[str, Any]:
 
 def describe_open_tables(tables: list[Match]) -> None:
     """Give each open table (seats and their users prefetched) ``people``, its players'
-    names with their reliability, and ``tags``, its rules in words with any least
-    reliability.
+    names with their reliability and whether each is a bot account, and ``tags``, its
+    rules in words with any least reliability.
 
     The reliability is the one kept on each user's row (``User.reliability``), as the
     table page shows it: no query per push for it.
@@ -437,7 +448,14 @@ def describe_open_tables(tables: list[Match]) -> None:
     )
     for table in tables:
         taken = [s for s in table.seats.all() if s.user_id or s.bot_level]
-        table.people = [(s.display_name, s.user.reliability if s.user_id else None) for s in taken]
+        table.people = [
+            (
+                s.display_name,
+                s.user.reliability if s.user_id else None,
+                bool(s.user_id and s.user.is_bot),
+            )
+            for s in taken
+        ]
         table.tags = rule_tags(table.engine_rules, table.turn_seconds)
         if table.pk in minimums:
             table.tags.append(_("reliability %(score)d+") % {"score": minimums[table.pk]})

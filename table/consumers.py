@@ -143,6 +143,13 @@ class TableSocket(GuardedSocket):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user
+        try:
+            services.refuse_bot_account(user)  # it plays through the API only
+        except services.Refused as refused:
+            await self.accept()
+            await self.send_notice(refused.message)
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
         if not await self.admit(user.pk, self.match_id):
             await self.accept()
             await self.send_notice(_("You have too many tables open; close one and reload."))

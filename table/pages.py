@@ -21,7 +21,7 @@ from arena.berserk import berserk_offered
 from friends import services as friends
 from friends.blocks import tables_hidden_from
 from games.models import Match, RuleVariant, Seat
-from games.services import Refused, refuse_table_flood
+from games.services import Refused, refuse_bot_account, refuse_table_flood
 from history import glicko2
 from history.models import Rating
 from history.services import rating_class_for
@@ -117,7 +117,7 @@ def _with_people(tables: list[Match], viewer: Any) -> list[Match]:
     me = viewer.pk if viewer is not None and viewer.is_authenticated else None
     for table in tables:
         seats = table.seats.all()
-        table.people = [s.display_name for s in seats]
+        table.people = [(s.display_name, bool(s.user_id and s.user.is_bot)) for s in seats]
         table.mine = me is not None and any(s.user_id == me for s in seats)
     return tables
 
@@ -206,6 +206,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
         return lobby(request, form, house)
     variant, players = form.cleaned_data["variant"], form.cleaned_data["players"]
     try:
+        refuse_bot_account(request.user)  # a bot account opens tables through the API
         refuse_table_flood(request.user, client_ip(request))
         rules, turn_seconds = table_rules(variant, players, house.cleaned_data)
         match = matchmaking.create_table(

@@ -11,6 +11,7 @@ import zlib
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games.models import Seat
 
@@ -62,7 +63,8 @@ def seat_label(seat: Seat) -> dict[str, Any]:
         return {
             "short_name": short_name(name),
             "initials": initials.upper(),
-            "level": "",
+            # A bot account is tagged as a bot is: it is no person, whatever its name.
+            "level": pgettext("account badge", "bot") if seat.user.is_bot else "",
             # Kept on the user row by the history app: the table's one read has it.
             "reliability": seat.user.reliability,
             # A stable colour per name: the same player looks alike at every table.

@@ -32,13 +32,18 @@ def _service_post(
     return go(request, success_url)
 
 
+def _join_on_the_site(match: Match, user, token: str | None) -> None:
+    services.refuse_bot_account(user)  # a bot account sits down through the API only
+    services.join_match(match, user, token=token)
+
+
 @login_required
 @require_POST
 def join(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
     return _service_post(
         request,
-        lambda: services.join_match(match, request.user, token=request.POST.get("token")),
+        lambda: _join_on_the_site(match, request.user, request.POST.get("token")),
         reverse("table:table", args=[match_id]),
     )
 
@@ -75,7 +80,7 @@ def join_by_token(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         return _service_post(
             request,
-            lambda: services.join_match(match, request.user, token=token),
+            lambda: _join_on_the_site(match, request.user, token),
             reverse("table:table", args=[match.pk]),
         )
     context = {

@@ -18,6 +18,7 @@ from games.services.common import (
     notify_lobby_changed,
     notify_match_changed,
     push_to_table,
+    refuse_bot_account,
     send_push,
     table_channels,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "notify_match_changed",
     "post_chat",
     "push_to_table",
+    "refuse_bot_account",
     "refuse_bot_table_over_cap",
     "refuse_table_flood",
     "release_dead_servers",

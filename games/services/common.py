@@ -271,6 +271,16 @@ def refuse_suspended(user: Any) -> Any:
     return current
 
 
+def refuse_bot_account(user: Any) -> None:
+    """A bot account plays through the API only: the site's own ways to a table (the
+    table's socket, "Play now", the lobby's tables, a challenge, an arena) refuse it."""
+    if getattr(user, "is_bot", False):
+        raise Refused(
+            _("This is a bot account: it plays through the API only, not on the site's pages."),
+            code="bot_account",
+        )
+
+
 def refuse_if_suspended(current: Any) -> None:
     """Refuse a user just read from the database (with a seat, say) if suspended."""
     if current.is_suspended:

@@ -71,10 +71,12 @@ NOT_PAGES = {
     "notifications:unsubscribe",
     "api:new_token",
     "api:revoke_token",
+    "api:become_bot",
     # The JSON API for programs (tests/api); its docs page is opened below.
     "api_v1:api-root",
     "api_v1:openapi-json",
     "api_v1:account",
+    "api_v1:become_bot",
     "api_v1:user_profile",
     "api_v1:user_games",
     "api_v1:game_record",
