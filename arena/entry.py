@@ -92,3 +92,16 @@ def refuse_entry(user: Any, arena: Arena, password: str) -> None:
             status=403,
             code="rated_games",
         )
+
+
+def ratings_of(arena: Arena, user_ids: list[int]) -> dict[str, int]:
+    """Each player's rating in the arena's rating class (Glicko-2's start for one never
+    rated there), keyed by user id as text: what an arena game stores when seated."""
+    stored = dict(
+        Rating.objects.filter(
+            user_id__in=user_ids, rating_class=rating_class_of(arena)
+        ).values_list("user_id", "rating")
+    )
+    return {
+        str(user_id): round(stored.get(user_id, glicko2.DEFAULT_RATING)) for user_id in user_ids
+    }

@@ -120,13 +120,17 @@ class ArenaPlayer(models.Model):
     paused = models.BooleanField(_("paused"), default=False)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
+    # Performance over the arena (arena.scoring.performance): the first tie-break.
+    # ``performance_total`` is the sum of each game's, ``performance`` its mean.
+    performance = models.IntegerField(_("performance"), null=True, blank=True)
+    performance_total = models.IntegerField(_("performance total"), default=0)
     # When the player reached their present points: the later, the lower on a tie.
     score_reached_at = models.DateTimeField(_("score reached at"), null=True, blank=True)
     # Whom the player met last: not again at once while others wait.
     last_opponents = models.JSONField(_("last opponents"), default=list, blank=True)
 
     class Meta:
-        ordering = ["-points", "score_reached_at", "joined_at"]
+        ordering = ["-points", "-performance", "score_reached_at", "joined_at"]
         verbose_name = _("arena player")
         verbose_name_plural = _("arena players")
         constraints = [
@@ -150,6 +154,9 @@ class ArenaGame(models.Model):
     # Seat numbers that went berserk before the first move (arena.berserk): their turn
     # time is halved and, not the fool, they score a point more.
     berserk_seats = models.JSONField(_("berserk seats"), default=list, blank=True)
+    # Each player's rating (user id: rating in the arena's class) when seated: the
+    # performance over the arena is computed from these, so it never changes later.
+    ratings = models.JSONField(_("ratings when seated"), null=True, blank=True)
     # Points per user id, written once when the game's first deal ended.
     scored = models.JSONField(_("points scored"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)

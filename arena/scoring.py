@@ -18,6 +18,11 @@ POINTS = {"not_fool": 2, "draw": 1, "fool": 0}
 FIRE_AFTER = 2
 # What berserk adds to a game the berserker ends not the fool.
 BERSERK_BONUS = 1
+# A game's performance: the opponents' mean rating, this much more for a game not the
+# fool and this much less for the fool (FIDE's linear rule of 400), as at lichess.
+PERFORMANCE_SPREAD = 400
+# The rating of an opponent whose rating was not stored: Glicko-2's start.
+UNRATED = 1500
 
 
 class Outcome(StrEnum):
@@ -46,6 +51,19 @@ def score(outcome: Outcome, streak: int, *, berserk: bool = False) -> Scored:
     if berserk and outcome is Outcome.NOT_FOOL:
         points += BERSERK_BONUS
     return Scored(points, streak + 1)
+
+
+def game_performance(outcome: Outcome, opponent_ratings: list[float]) -> int:
+    """One game's performance: the opponents' mean rating, plus the spread for a game
+    not the fool, minus it for the fool, the mean itself for a draw."""
+    mean = sum(opponent_ratings) / len(opponent_ratings) if opponent_ratings else UNRATED
+    sign = {Outcome.NOT_FOOL: 1, Outcome.DRAW: 0, Outcome.FOOL: -1}[outcome]
+    return round(mean + sign * PERFORMANCE_SPREAD)
+
+
+def opponent_ratings(ratings: dict[str, float] | None, user_id: int, seated: list[int]) -> list:
+    """The stored ratings of ``user_id``'s opponents among ``seated``."""
+    return [(ratings or {}).get(str(other), UNRATED) for other in seated if other != user_id]
 
 
 def berserk_seconds(turn_seconds: int) -> int:

@@ -23,13 +23,20 @@ from games.services import Refused, create_match, join_match, refuse_bot_account
 from games.services.common import refuse_suspended
 from matchmaking.guests import refuse_guest_rated
 
-from .entry import refuse_entry
+from .entry import ratings_of, refuse_entry
 from .models import Arena, ArenaGame, ArenaPlayer
-from .scoring import FIRE_AFTER, outcome_of, score
+from .scoring import FIRE_AFTER, game_performance, opponent_ratings, outcome_of, score
 
 # No new game starts in the arena's last minute: it could not finish in time.
 LAST_PAIRING_SECONDS = 60
-STANDING_ORDER = ("-points", F("score_reached_at").asc(nulls_last=True), "joined_at", "pk")
+# Ties are broken by the performance over the arena, then by who reached the score first.
+STANDING_ORDER = (
+    "-points",
+    F("performance").desc(nulls_last=True),
+    F("score_reached_at").asc(nulls_last=True),
+    "joined_at",
+    "pk",
+)
 OPEN_TABLE = (Match.Status.WAITING, Match.Status.PLAYING)
 
 
@@ -244,7 +251,9 @@ def _seat(arena: Arena, group: list[ArenaPlayer]) -> int | None:
             )
             for entry in group[1:]:
                 join_match(match, users[entry.user_id])
-            ArenaGame.objects.create(arena=arena, match=match)
+            ArenaGame.objects.create(
+                arena=arena, match=match, ratings=ratings_of(arena, list(users))
+            )
             for entry in group:
                 entry.last_opponents = [e.user_id for e in group if e is not entry]
                 entry.save(update_fields=["last_opponents"])
@@ -267,7 +276,9 @@ def record_finish(deal: Deal) -> None:
         return
     now = deal.finished_at or timezone.now()
     scored = {}
-    for seat in Seat.objects.filter(match_id=deal.match_id, user__isnull=False):
+    seats = list(Seat.objects.filter(match_id=deal.match_id, user__isnull=False))
+    seated = [seat.user_id for seat in seats]
+    for seat in seats:
         entry = (
             ArenaPlayer.objects.select_for_update()
             .filter(arena_id=game.arena_id, user_id=seat.user_id)
@@ -276,13 +287,19 @@ def record_finish(deal: Deal) -> None:
         if entry is None:
             continue
         went_berserk = seat.number in game.berserk_seats
-        result = score(outcome_of(deal, seat.number, seat.team), entry.streak, berserk=went_berserk)
+        outcome = outcome_of(deal, seat.number, seat.team)
+        result = score(outcome, entry.streak, berserk=went_berserk)
         entry.points += result.points
         entry.games += 1
         entry.streak = result.streak
         entry.on_fire = result.on_fire
         entry.berserks += int(went_berserk)
+        entry.performance_total += game_performance(
+            outcome, opponent_ratings(game.ratings, seat.user_id, seated)
+        )
+        entry.performance = round(entry.performance_total / entry.games)
         fields = ["points", "games", "streak", "on_fire", "berserks"]
+        fields += ["performance", "performance_total"]
         if result.points:
             entry.score_reached_at = now
             fields.append("score_reached_at")
@@ -293,23 +310,30 @@ def record_finish(deal: Deal) -> None:
     notify_arena_changed(game.arena_id)
 
 
-def recompute(arena: Arena) -> dict[int, tuple[int, int, bool]]:
-    """Each player's (points, games, on fire) as the arena's stored games give them,
-    in the order the games ended: what the standings must always equal."""
-    totals: dict[int, tuple[int, int, int]] = {}
+def recompute(arena: Arena) -> dict[int, tuple[int, int, bool, int]]:
+    """Each player's (points, games, on fire, performance) as the arena's stored games
+    give them, in the order the games ended: what the standings must always equal."""
+    totals: dict[int, tuple[int, int, int, int]] = {}
     deals = (
         Deal.objects.filter(match__arena_game__arena=arena, number=1, status=Deal.Status.FINISHED)
         .select_related("match__arena_game")
         .order_by("finished_at", "pk")
     )
     for deal in deals:
-        berserk_seats = deal.match.arena_game.berserk_seats
-        for seat in Seat.objects.filter(match_id=deal.match_id, user__isnull=False):
-            points, games, streak = totals.get(seat.user_id, (0, 0, 0))
+        game = deal.match.arena_game
+        seats = list(Seat.objects.filter(match_id=deal.match_id, user__isnull=False))
+        seated = [seat.user_id for seat in seats]
+        for seat in seats:
+            points, games, streak, performed = totals.get(seat.user_id, (0, 0, 0, 0))
             outcome = outcome_of(deal, seat.number, seat.team)
-            result = score(outcome, streak, berserk=seat.number in berserk_seats)
-            totals[seat.user_id] = (points + result.points, games + 1, result.streak)
-    return {user: (p, g, s >= FIRE_AFTER) for user, (p, g, s) in totals.items()}
+            result = score(outcome, streak, berserk=seat.number in game.berserk_seats)
+            performed += game_performance(
+                outcome, opponent_ratings(game.ratings, seat.user_id, seated)
+            )
+            totals[seat.user_id] = (points + result.points, games + 1, result.streak, performed)
+    return {
+        user: (p, g, s >= FIRE_AFTER, round(total / g)) for user, (p, g, s, total) in totals.items()
+    }
 
 
 def open_table_of(arena: Arena, user: Any) -> int | None:
