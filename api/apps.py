@@ -8,4 +8,4 @@ class ApiConfig(AppConfig):
     verbose_name = _("API")
 
     def ready(self) -> None:
-        from api import profile  # noqa: F401
+        from api import events, profile  # noqa: F401

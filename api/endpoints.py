@@ -19,6 +19,7 @@ from ninja import NinjaAPI, Path, Schema, Status
 from accounts.ratelimit import client_ip
 from api.auth import TokenAuth
 from api.errors import ApiError, install_error_handlers
+from api.events import AccountEvents
 from api.models import Scope
 from api.stream import SeatStream, seat_number
 from games import services
@@ -295,6 +296,37 @@ def game_stream(request: HttpRequest, match_id: MatchId) -> StreamingHttpRespons
             429, "too_many_streams", _("You have too many tables open; close one first.")
         )
     response = StreamingHttpResponse(stream.lines(), content_type="application/x-ndjson")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy must pass each line on at once
+    return response
+
+
+@api.get(
+    "/stream/event",
+    auth=READ,
+    response={200: None, **ERRORS},
+    tags=["account"],
+    openapi_extra={
+        "responses": {
+            200: {
+                "description": "Newline-delimited JSON: a line for each game in progress and "
+                "each waiting invite, then one a game started or finished or an invite "
+                "received; blank lines keep the connection alive.",
+                "content": {"application/x-ndjson": {}},
+            }
+        }
+    },
+)
+def event_stream(request: HttpRequest) -> StreamingHttpResponse:
+    """The account's events: ``game_started`` (``match_id``, ``seat``), ``game_finished``
+    (``match_id``, ``status``, ``result``) and ``invite`` (``invite_id``, ``match_id``,
+    ``from``).  It lasts until the client closes it (or the token is revoked)."""
+    events = AccountEvents(request.auth, request.api_token.pk)
+    if not events.open():
+        raise ApiError(
+            429, "too_many_streams", _("You have too many tables open; close one first.")
+        )
+    response = StreamingHttpResponse(events.lines(), content_type="application/x-ndjson")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass each line on at once
     return response

@@ -71,7 +71,7 @@ def version_of(match_id: int) -> tuple[int, str] | None:
     return Match.objects.filter(pk=match_id).values_list("version", "status").first()
 
 
-def _line(data: dict[str, Any]) -> bytes:
+def ndjson_line(data: dict[str, Any]) -> bytes:
     return (json.dumps(data, separators=(",", ":")) + "\n").encode()
 
 
@@ -160,7 +160,7 @@ class SeatStream:
                     # Another process's move (a bot worker's) is announced by this
                     # process's ticker, as to the table sockets here.
                     ticker.watch_table(self.match_id, self.channel, state["version"])
-                    yield _line(state)
+                    yield ndjson_line(state)
                     if state["status"] in ENDED:
                         return
                 elif loop.time() - quiet_since > KEEPALIVE_SECONDS:

@@ -5,6 +5,8 @@
     table = client.create_table(level="hard")
     for state in client.stream(table["match_id"]):
         ...
+    for event in client.events():  # {"type": "game_started", "match_id": 7, "seat": 0}
+        ...
 
 Every refusal raises ``ApiError`` with the API's ``status``, ``code`` and ``message``.
 """
@@ -91,7 +93,17 @@ class DurakClient:
 
     def stream(self, match_id: int) -> Iterator[dict[str, Any]]:
         """Your seat's states, one dict a change, until the game is over."""
-        request = self._request("GET", f"/api/games/{int(match_id)}/stream")
+        return self._lines(f"/api/games/{int(match_id)}/stream")
+
+    def events(self) -> Iterator[dict[str, Any]]:
+        """Your account's events, one dict each, for as long as you read them: first a
+        ``game_started`` for each game in progress and an ``invite`` for each waiting
+        invite, then ``game_started``, ``game_finished`` and ``invite`` as they come."""
+        return self._lines("/api/stream/event")
+
+    def _lines(self, path: str) -> Iterator[dict[str, Any]]:
+        """The JSON lines of a long-lived response; a refusal raises at the first read."""
+        request = self._request("GET", path)
         try:
             # No read timeout beyond the keep-alive lines' period, with room to spare.
             response = urllib.request.urlopen(request, timeout=max(self.timeout, 60))

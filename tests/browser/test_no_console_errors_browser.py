@@ -84,6 +84,7 @@ NOT_PAGES = {
     "api_v1:resign",
     "api_v1:new_table",
     "api_v1:game_stream",
+    "api_v1:event_stream",
 }
 
 
