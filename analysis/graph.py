@@ -1,7 +1,7 @@
 """The evaluation graph of a reviewed deal, drawn as inline SVG on the server.
 
-One line per seat: its chance of not being the fool after every step, exactly the
-stored analysis values.  Every step is a column that links to that replay step (the
+Every seat's chance of not being the fool at every step, exactly the stored analysis
+values: for two players one line (their chances add up to 100), else a line per seat.  Every step is a column that links to that replay step (the
 replay script turns a click into a fragment swap), with a tooltip naming the move.
 The SVG holds no text, so it scales to any width; the labels are HTML around it.
 """
@@ -48,15 +48,30 @@ def evaluation_graph(
         f'aria-label="{label}">',
         f'<line class="eval-mid" x1="0" x2="{WIDTH:g}" y1="{y_of(50):g}" y2="{y_of(50):g}"/>',
     ]
-    for seat in seats:
+    # Two players' chances add up to 100: one line, seat 0's share below it and seat
+    # 1's above. With more players, a line per seat.
+    lines = [0] if len(chances[0]) == 2 else list(seats)
+    if len(lines) == 1:
+        points = " ".join(f"{x_of(k, last):g},{y_of(c[0]):g}" for k, c in enumerate(chances))
+        right, bottom = x_of(last, last), y_of(0)
+        parts.append(
+            f'<polygon class="eval-area eval-area-1" points="{x_of(0, last):g},{y_of(100):g} '
+            f'{points} {right:g},{y_of(100):g}"/>'
+            f'<polygon class="eval-area eval-area-0" points="{x_of(0, last):g},{bottom:g} '
+            f'{points} {right:g},{bottom:g}"/>'
+        )
+    for seat in lines:
         points = " ".join(f"{x_of(k, last):g},{y_of(c[seat]):g}" for k, c in enumerate(chances))
         parts.append(
             f'<polyline class="eval-line eval-seat-{seat}" data-seat="{seat}" points="{points}"/>'
         )
     for decision in review.judged:
         step = decision.move + 1
-        # A zero-length round-capped line: it stays a round dot however the graph stretches.
-        x, y = x_of(step, last), y_of(chances[step][decision.seat])
+        # A zero-length round-capped line: it stays a round dot however the graph
+        # stretches. It marks the point after the move, on the line of its seat (the
+        # one line of two players).
+        line = decision.seat if decision.seat in lines else 0
+        x, y = x_of(step, last), y_of(chances[step][line])
         parts.append(
             f'<line class="eval-dot judged-{decision.judgement}" data-step="{step}" '
             f'x1="{x:g}" y1="{y:g}" x2="{x:g}" y2="{y:g}"/>'

@@ -21,7 +21,7 @@ from history.replay import Timeline, action_in_words, moves_in_words
 from . import services
 from .graph import evaluation_graph
 from .models import DealAnalysis
-from .review import Judged, Review, build_review
+from .review import Judged, Review, build_review, is_current
 
 
 def stored_review(deal: Deal, names: Sequence[str]) -> tuple[DealAnalysis | None, Review | None]:
@@ -32,8 +32,8 @@ def stored_review(deal: Deal, names: Sequence[str]) -> tuple[DealAnalysis | None
 
 
 def _outdated(row: DealAnalysis) -> bool:
-    """A finished analysis made before the graph's values were stored."""
-    return row.status == DealAnalysis.Status.DONE and "chances" not in (row.result or {})
+    """A finished analysis of an older format (see ``review.is_current``)."""
+    return row.status == DealAnalysis.Status.DONE and not is_current(row.result)
 
 
 # How many of a decision's moves the review lists, best first (the one played is added).

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils.translation import pgettext_lazy
 
+from durak.bots import ANALYSIS_FORMAT
 from durak.engine import Action
 
 # Chance lost (in points of 0-100) from which a decision is judged, worst first.
@@ -125,9 +126,16 @@ class Review:
         ]
 
 
+def is_current(result: Mapping[str, Any] | None) -> bool:
+    """Whether a stored analysis result is of today's format. Older ones sampled the
+    graph apart from the decisions, with a judge weaker than the hard bot, so their
+    numbers disagree: they are not shown, and may be analysed again."""
+    return bool(result) and result.get("format") == ANALYSIS_FORMAT
+
+
 def build_review(result: Mapping[str, Any], names: Sequence[str]) -> Review | None:
-    """The review of a stored analysis result, or None when it predates the graph."""
-    if not result or "chances" not in result:
+    """The review of a stored analysis result, or None when it is of an older format."""
+    if not is_current(result):
         return None
     decisions = []
     for d in result["decisions"]:

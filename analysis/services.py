@@ -18,6 +18,7 @@ from games.models import Deal, Seat
 from games.services import Refused
 
 from .models import DealAnalysis
+from .review import is_current
 from .signals import analysis_done
 from .tasks import analyse_deal
 
@@ -90,8 +91,8 @@ def _may_claim_again(row: DealAnalysis) -> bool:
     if row.status == DealAnalysis.Status.FAILED:
         return True
     if row.status == DealAnalysis.Status.DONE:
-        # Analyses stored before the evaluation graph lack its values.
-        return "chances" not in (row.result or {})
+        # An analysis of an older format is not shown (see ``review.is_current``).
+        return not is_current(row.result)
     # A run whose worker died stays "queued" or "running" with nobody behind it.
     now = timezone.now()
     if row.status == DealAnalysis.Status.QUEUED:

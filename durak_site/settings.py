@@ -215,9 +215,10 @@ ANALYSIS_QUOTA_ACTIVE = int(os.environ.get("ANALYSIS_QUOTA_ACTIVE", "2"))
 ANALYSIS_QUOTA_PER_DAY = int(os.environ.get("ANALYSIS_QUOTA_PER_DAY", "20"))
 # Analyses waiting or running at once from one IP address, whatever the accounts.
 ANALYSIS_QUOTA_ACTIVE_PER_IP = int(os.environ.get("ANALYSIS_QUOTA_ACTIVE_PER_IP", "4"))
-# The worker's time and sampled deals per judged decision.
-ANALYSIS_SECONDS = float(os.environ.get("ANALYSIS_SECONDS", "0.4"))
-ANALYSIS_SAMPLES = int(os.environ.get("ANALYSIS_SAMPLES", "30"))
+# Per step of a deal: the wall-time cap of all its options, and the judge's sampled
+# deals (search iterations) per option (durak.bots.analysis.AnalysisBudget).
+ANALYSIS_SECONDS = float(os.environ.get("ANALYSIS_SECONDS", "2.0"))
+ANALYSIS_SAMPLES = int(os.environ.get("ANALYSIS_SAMPLES", "200"))
 # The rule variants (slugs) that get a daily deal, two players each (docs/daily.md).
 DAILY_VARIANTS = tuple(
     slug.strip() for slug in os.environ.get("DAILY_VARIANTS", "classic").split(",") if slug.strip()

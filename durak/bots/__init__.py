@@ -14,7 +14,7 @@ from collections.abc import Callable
 from durak.engine import Action, Knowledge
 
 from . import fast
-from .analysis import MISTAKE_POINTS, AnalysisBudget, analyse_record
+from .analysis import ANALYSIS_FORMAT, MISTAKE_POINTS, AnalysisBudget, analyse_record
 from .base import DEFAULT_BUDGET, Bot, Budget, decider_of, legal_for, rebuild
 from .levels import PolicyBot
 from .puzzles import FoundPuzzle, find_puzzles
@@ -76,6 +76,7 @@ def choose(
 
 
 __all__ = [
+    "ANALYSIS_FORMAT",
     "BASELINES",
     "DEFAULT_BUDGET",
     "ELO",

@@ -1,18 +1,26 @@
-"""Post-game analysis: how each decision changed a seat's chance of not being the fool.
+"""Post-game analysis: every seat's chance of not being the fool at every step, and how
+each decision changed the deciding seat's.
 
-For every decision of a seat (a moment with more than one legal action for it), the
-position is judged from that seat's Knowledge at that moment, never from the real
-deal: two-seat endgames whose hidden cards are all in the opponent's hand (see
-``endgame.applicable``) are solved exactly; elsewhere every action
-is played out on the same sampled deals (weighted by what the players did in public,
-see inference.py) with the ``medium`` policy (common random
-numbers, so the differences between actions are not drowned in deal luck).
-``before`` is the chance with the best action, ``after`` with the action played, and
-``values`` the chance after each legal action.
+A step is judged from the knowledge of the seat that made the next move, never from the
+real deal. Its options (every legal action when it had a choice, else the move made) are
+valued by the judge on the same sampled deals:
 
-``chances[step][seat]`` is each seat's chance of not being the fool after ``step``
-moves, judged the same way from that seat's own knowledge then (exact once the game is
-over); after a judged decision the deciding seat's point is that decision's ``after``.
+- two seats left and every hidden card in the opponent's hand (``endgame.applicable``):
+  solved exactly;
+- otherwise the unseen cards are dealt by ``inference.Inference`` and, after each option,
+  the seat searches on with the hard bot's own tree (``tree.search``): its later
+  decisions are planned, the others play ``medium``. Every option is searched on the same
+  sequence of deals (common random numbers), so the differences between options are not
+  drowned in deal luck, and each option gets as many iterations as the hard bot spends on
+  a whole move (``AnalysisBudget.samples``, stretched as the hard bot's are), so the
+  judge is never weaker than the hard bot it judges.
+
+Each option's value is a vector: every seat's share of the outcomes of those iterations
+(``shares``), so the seats' chances at a step always add up to (players - 1) x 100. The
+step's point on the graph, ``chances[step]``, is the vector of the best option for the
+mover (of the move made, when it had no choice). A decision stores the mover's value of
+every option (``values``), the best (``before``, which is the mover's point at the step)
+and the one played (``after``).
 """
 
 from __future__ import annotations
@@ -25,21 +33,22 @@ from typing import Any
 
 from durak.engine import Action, Game, Knowledge
 
-from . import endgame, fast
-from .base import rebuild
+from . import endgame, fast, tree
+from .base import Budget, rebuild
 from .inference import Inference
 
 MISTAKE_POINTS = 20.0
-ANALYSIS_FORMAT = "durak-analysis/2"
+ANALYSIS_FORMAT = "durak-analysis/3"
 
 
 @dataclass(frozen=True)
 class AnalysisBudget:
-    """Per decision: stop after ``seconds`` or ``samples`` sampled deals (at least 4)."""
+    """Per option of a step: ``samples`` sampled deals, one search iteration each, as
+    the hard bot's budget is counted (``Budget.iterations``); at most ``seconds`` of
+    wall time for all the options of a step."""
 
-    seconds: float = 0.5
-    samples: int = 40
-    min_samples: int = 4
+    seconds: float = 2.0
+    samples: int = 200
 
 
 @dataclass
@@ -58,93 +67,98 @@ class Decision:
     values: dict[str, float]
 
 
-def action_values(
-    knowledge: Knowledge,
-    acts: list[Action],
-    rng: random.Random,
-    budget: AnalysisBudget,
-) -> tuple[list[float], bool, int]:
-    """Chance (0-100) of not being the fool after each action; (values, exact, samples)."""
-    seat = knowledge.seat
-    start = time.perf_counter()
-    g0 = rebuild(knowledge)
-    if endgame.applicable(g0):
-        values = {}
-        for a in acts:
-            child = g0.copy()
-            child.apply(a)
-            if child.is_over or fast.decider(child) is None:
-                values[a] = fast.not_fool(child, seat) > 0.5
-                continue
-            solver = endgame.Solver(seat, start + budget.seconds * 4, None)
-            try:
-                values[a] = solver.wins(child)
-            except endgame.OutOfBudget:
-                values = None
-                break
-        if values is not None:
-            return [100.0 if values[a] else 0.0 for a in acts], True, 0
-    totals = [0.0] * len(acts)
-    inference = Inference.of(knowledge)
-    n = 0
-    while n < budget.samples and (
-        n < budget.min_samples or time.perf_counter() - start < budget.seconds
-    ):
-        deal = inference.deal(rng)
-        for i, a in enumerate(acts):
-            g = deal.copy()
-            g.apply(a)
-            fast.playout(g, fast.medium_move, rng)
-            totals[i] += fast.not_fool(g, seat)
-        n += 1
-    return [100.0 * t / n for t in totals], False, n
-
-
-def position_value(knowledge: Knowledge, rng: random.Random, budget: AnalysisBudget) -> float:
-    """The seat's chance (0-100) of not being the fool from here, by the same means as
-    :func:`action_values` (solved two-seat endgames, else medium playouts of sampled deals)."""
-    seat = knowledge.seat
-    start = time.perf_counter()
-    g0 = rebuild(knowledge)
-    if g0.is_over or fast.decider(g0) is None:
-        return 100.0 * fast.not_fool(g0, seat)
-    if endgame.applicable(g0):
-        try:
-            wins = endgame.Solver(seat, start + budget.seconds * 4, None).wins(g0)
-        except endgame.OutOfBudget:
-            pass
-        else:
-            return 100.0 if wins else 0.0
-    total = 0.0
-    n = 0
-    while n < budget.samples and (
-        n < budget.min_samples or time.perf_counter() - start < budget.seconds
-    ):
-        deal = knowledge.determinize(rng)
-        fast.playout(deal, fast.medium_move, rng)
-        total += fast.not_fool(deal, seat)
-        n += 1
-    return 100.0 * total / n
-
-
-def _chances(game: Game, seed: int, budget: AnalysisBudget) -> list[float]:
-    if game.is_over:
-        return [100.0 * fast.not_fool(game, s) for s in range(game.players)]
-    # Every seat is judged after every move, so a step shares half a decision's time
-    # among the seats; a position costs one playout per sample where a decision costs
-    # one per option, so two seats get twice a decision's samples each (fewer with more
-    # seats).  The same seed at every step keeps neighbouring points' sampled deals
-    # alike, so the graph shows the moves rather than the sampling noise.
+def shares(game: Game) -> tuple[float, ...]:
+    """Every seat's share of a game's outcome (1 not the fool, 0 the fool), such that
+    the shares of a game without teams or a single winner add up to players - 1: a draw
+    (nobody the fool) or a game cut off gives every seat (players - 1) / players."""
     players = game.players
-    wider = AnalysisBudget(
-        budget.seconds / (2 * players),
-        max(budget.min_samples, 4 * budget.samples // players),
-        budget.min_samples,
-    )
-    return [
-        round(position_value(game.knowledge(s), random.Random(seed), wider), 1)
-        for s in range(game.players)
-    ]
+    rules = game.rules
+    plain = rules.teams is None and not rules.one_winner
+    result = game.outcome
+    if result is None or (plain and result["draw"]):
+        even = (players - 1) / players if plain else 0.5
+        return (even,) * players
+    return tuple(fast.not_fool(game, seat) for seat in range(players))
+
+
+def whole_points(vector: list[float]) -> list[float]:
+    """``vector`` rounded to whole points that add up to its own sum rounded (largest
+    remainders first, then the earlier seat), so that two players' chances shown
+    as whole percentages still add up to 100."""
+    floors = [float(int(value)) for value in vector]
+    short = round(sum(vector)) - int(sum(floors))
+    by_remainder = sorted(range(len(vector)), key=lambda i: (floors[i] - vector[i], i))
+    for i in by_remainder[:short]:
+        floors[i] += 1.0
+    return floors
+
+
+class AfterAction:
+    """Deals consistent with a seat's knowledge, with ``action`` applied, drawn from an
+    rng of their own: searches given the same seed see the same deals."""
+
+    def __init__(self, sampler: Inference, action: Action, seed: int) -> None:
+        self.sampler = sampler
+        self.action = action
+        self.rng = random.Random(seed)
+
+    def deal(self, rng: random.Random) -> Game:
+        game = self.sampler.deal(self.rng)
+        game.apply(self.action)
+        return game
+
+
+def _solved(knowledge: Knowledge, acts: list[Action], deadline: float) -> list[list[float]] | None:
+    """Exact vectors of every option when the position is a solvable two-seat endgame
+    of plain rules; None otherwise or when the solver runs out of time."""
+    g0 = rebuild(knowledge)
+    if not endgame.applicable(g0) or g0.rules.teams is not None or g0.rules.one_winner:
+        return None
+    seat = knowledge.seat
+    (other,) = [s for s in range(g0.players) if s not in g0.out_order and s != seat]
+    vectors = []
+    for action in acts:
+        child = g0.copy()
+        child.apply(action)
+        if child.is_over:
+            vectors.append([100.0 * share for share in shares(child)])
+            continue
+        try:
+            wins = endgame.Solver(seat, deadline, None).wins(child)
+        except endgame.OutOfBudget:
+            return None
+        vector = [100.0] * g0.players  # the seats already out are not the fool
+        vector[seat], vector[other] = (100.0, 0.0) if wins else (0.0, 100.0)
+        vectors.append(vector)
+    return vectors
+
+
+def option_vectors(
+    knowledge: Knowledge, acts: list[Action], seed: int, budget: AnalysisBudget
+) -> tuple[list[list[float]], bool, int]:
+    """Every seat's chance (0-100) after each of ``acts``: (vectors, exact, deals per
+    option)."""
+    start = time.perf_counter()
+    solved = _solved(knowledge, acts, start + budget.seconds)
+    if solved is not None:
+        return solved, True, 0
+    sampler = Inference.of(knowledge)
+    players = len(knowledge.hand_counts)
+    share_of_time = budget.seconds / len(acts)
+    vectors, fewest = [], None
+    for action in acts:
+        totals = tree.SeatTotals(shares, [0.0] * players)
+        root = tree.search(
+            knowledge,
+            None,
+            random.Random(seed + 1),
+            Budget(seconds=share_of_time, iterations=budget.samples),
+            AfterAction(sampler, action, seed),
+            seat_totals=totals,
+        )
+        vectors.append([100.0 * total / root.visits for total in totals.totals])
+        fewest = root.visits if fewest is None else min(fewest, root.visits)
+    return vectors, False, fewest or 0
 
 
 def analyse_record(
@@ -154,41 +168,43 @@ def analyse_record(
     progress: Callable[[int, int], None] | None = None,
     seed: int = 0,
 ) -> dict[str, Any]:
-    """Analyse the decisions of ``seats`` (default: every seat) in a game record."""
+    """Analyse a game record: the chances at every step, and the decisions of ``seats``
+    (default: every seat)."""
     budget = budget or AnalysisBudget()
     final = Game.from_record(record)
     actions = final.history
     game = Game.from_record({**record, "actions": [], "result": None})
-    n_seats = game.players
-    wanted = set(range(n_seats) if seats is None else seats)
-    # First pass: which moves are decisions worth judging (more than one option).
-    probe = game.copy()
-    todo = []
-    for i, a in enumerate(actions):
-        if a.seat in wanted and a.kind != "resign":
-            options = probe.legal_actions(a.seat)
-            if len(options) > 1 and a in options:
-                todo.append(i)
-        probe.apply(a)
-    rng = random.Random(seed)
+    wanted = set(range(game.players) if seats is None else seats)
     decisions: list[Decision] = []
+    chances: list[list[float]] = []
     if progress is not None:
         progress(0, len(actions))
-    todo_set = set(todo)
-    # A position is judged in one sampled pass, a decision in one per option.
-    chances = [_chances(game, seed, budget)]
-    for i, a in enumerate(actions):
-        judged = None
-        if i in todo_set:
-            judged = _judge(game, i, a, rng, budget)
-            decisions.append(judged)
-        game.apply(a)
-        point = _chances(game, seed, budget)
-        if judged is not None and not game.is_over:
-            point[judged.seat] = judged.after
-        chances.append(point)
+    for step, played in enumerate(actions):
+        options = game.legal_actions(played.seat)
+        judged = (
+            played.seat in wanted
+            and played.kind != "resign"
+            and len(options) > 1
+            and played in options
+        )
+        acts = options if judged else [played]
+        vectors, exact, samples = option_vectors(
+            game.knowledge(played.seat), acts, seed + step, budget
+        )
+        # Every number stored is a whole point, rounded once, here: the graph, the
+        # chances beside the replay's controls, a decision's options, its loss and the
+        # accuracy all read these, so no two of them can disagree by a rounding.
+        rounded = [whole_points(vector) for vector in vectors]
+        mine = [vector[played.seat] for vector in rounded]
+        unrounded = [vector[played.seat] for vector in vectors]
+        best = max(range(len(acts)), key=lambda i: (mine[i], unrounded[i]))
+        chances.append(rounded[best])
+        if judged:
+            decisions.append(_decision(step, played, acts, mine, best, exact, samples))
+        game.apply(played)
         if progress is not None:
-            progress(i + 1, len(actions))
+            progress(step + 1, len(actions))
+    chances.append(whole_points([100.0 * share for share in shares(game)]))
     return {
         "format": ANALYSIS_FORMAT,
         "seats": sorted(wanted),
@@ -211,28 +227,28 @@ def analyse_game(
     return analyse_record(game.to_record(), [seat], budget, progress, seed)
 
 
-def _judge(
-    game: Game, move: int, played: Action, rng: random.Random, budget: AnalysisBudget
+def _decision(
+    step: int,
+    played: Action,
+    acts: list[Action],
+    values: list[float],
+    best: int,
+    exact: bool,
+    samples: int,
 ) -> Decision:
-    seat = played.seat
-    knowledge = game.knowledge(seat)
-    acts = game.legal_actions(seat)
-    values, exact, samples = action_values(knowledge, acts, rng, budget)
-    best_i = max(range(len(acts)), key=lambda j: values[j])
-    before = values[best_i]
-    after = values[acts.index(played)]
+    before, after = values[best], values[acts.index(played)]
     loss = before - after
     return Decision(
-        move=move,
-        seat=seat,
+        move=step,
+        seat=played.seat,
         action=str(played),
-        before=round(before, 1),
-        after=round(after, 1),
-        loss=round(loss, 1),
-        best=str(acts[best_i]),
+        before=before,
+        after=after,
+        loss=loss,
+        best=str(acts[best]),
         mistake=loss >= MISTAKE_POINTS,
         exact=exact,
         options=len(acts),
         samples=samples,
-        values={str(x): round(v, 1) for x, v in zip(acts, values, strict=True)},
+        values={str(act): value for act, value in zip(acts, values, strict=True)},
     )

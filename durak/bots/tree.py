@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from durak.engine import Action, Knowledge
+from durak.engine import Action, Game, Knowledge
 
 from . import fast
 from .base import DEFAULT_BUDGET, Budget, SearchLimits
@@ -47,13 +49,21 @@ class Node:
 
 def search(
     knowledge: Knowledge,
-    root_actions: list[Action],
+    root_actions: list[Action] | None,
     rng: random.Random,
     budget: Budget,
     sampler: Sampler,
     limits: SearchLimits | None = None,
+    seat_totals: SeatTotals | None = None,
 ) -> Node:
     """The tree of the bot's own lines below its decision now (``root_actions``).
+
+    With ``root_actions`` None the bot's first decision in each deal branches on the
+    actions legal there, as every later one does (the judge searches the position after
+    each option this way, see ``judge.py``). ``seat_totals`` gets every seat's share of
+    every iteration's outcome added up, and the bot's share is then its reward: the games
+    are played to their end, even past the bot's going out. The root node counts every
+    iteration and the bot's reward in it.
 
     ``budget.iterations`` sets the iterations at a deal's first move; later moves,
     whose playouts are shorter, get as many playout actions, in more iterations (at
@@ -68,6 +78,7 @@ def search(
     most_work = work * MAX_STRETCH
     max_steps = fast.MAX_PLAYOUT_STEPS
     me = knowledge.seat
+    to_the_end = seat_totals is not None
     policy = fast.medium_move
     decider = fast.decider
     # ``medium`` draws no random numbers, so a position played out again ends alike.
@@ -82,7 +93,7 @@ def search(
         path: list[Node] = []
         steps = 0
         # Once the bot is out the others' game cannot change its score: it ends there.
-        while not g.is_over and steps < max_steps and not gone_out(g, me):
+        while not g.is_over and steps < max_steps and (to_the_end or not gone_out(g, me)):
             s = decider(g)
             if s is None:
                 break
@@ -94,7 +105,7 @@ def search(
             if s != me:
                 g.apply_legal(policy(g, s, actions, rng))
                 continue
-            if node is root:
+            if node is root and root_actions is not None:
                 # The same actions in every deal, with the policy's move first.
                 actions = root_actions
             children = node.children
@@ -127,7 +138,12 @@ def search(
             g.apply_legal(best)
             node = children[best]
             path.append(node)
-        if g.is_over or steps >= max_steps:
+        if to_the_end:
+            shares, played = seat_totals.played_out(g, policy, rng, max_steps - steps, outcomes)
+            steps += played
+            reward = shares[me]
+            seat_totals.add(shares)
+        elif g.is_over or steps >= max_steps:
             reward = score(g, me)
         elif gone_out(g, me):
             reward = 1.0
@@ -140,6 +156,8 @@ def search(
             reward, played = outcome
             steps += played
         spent += steps
+        root.visits += 1
+        root.total += reward
         for node in path:
             node.visits += 1
             node.total += reward
@@ -150,9 +168,43 @@ def search(
     return root
 
 
+@dataclass
+class SeatTotals:
+    """Every seat's share of the outcomes of a search's iterations, added up.
+
+    ``shares`` gives each seat's share of a finished (or cut off) game."""
+
+    shares: Callable[[Game], tuple[float, ...]]
+    totals: list[float]
+
+    def add(self, shares: tuple[float, ...]) -> None:
+        for seat, share in enumerate(shares):
+            self.totals[seat] += share
+
+    def played_out(
+        self, g: Game, policy: fast.Policy, rng: random.Random, max_steps: int, outcomes: dict
+    ) -> tuple[tuple[float, ...], int]:
+        """The shares once ``g`` is played out by ``policy`` (at most ``max_steps``
+        actions), and the actions played; a position played out before is read from
+        ``outcomes``, since ``medium`` draws no random numbers."""
+        if g.is_over or max_steps <= 0:
+            return self.shares(g), 0
+        key = g.position_key()
+        outcome = outcomes.get(key)
+        if outcome is None:
+            played = fast.playout(g, policy, rng, max_steps)
+            outcome = outcomes[key] = (self.shares(g), played)
+        return outcome
+
+
 def left(iterations: int, spent: int, planned: int, work: int, most: int) -> int:
     """The iterations the loop would still run, at the playout length seen so far."""
-    by_work = math.ceil((work - spent) * iterations / spent) if spent < work else 0
+    if spent >= work:
+        by_work = 0
+    elif not spent:  # every game so far ended at once (the judge's last moves)
+        by_work = most - iterations
+    else:
+        by_work = math.ceil((work - spent) * iterations / spent)
     return max(planned - iterations, min(most - iterations, by_work))
 
 

@@ -111,3 +111,42 @@ def test_click_a_graph_point_then_a_mistake_then_retry_it(browser, live_server_u
     assert set(faces) <= {f"hand-{seat}", "table", "trump"}
     assert not errors, errors
     context.close()
+
+
+def _percentages(text: str) -> dict[str, int]:
+    return {name: int(value) for name, value in re.findall(r"(anna|boris)\s+(\d+)%", text)}
+
+
+@pytest.mark.parametrize(
+    ("locale", "viewport"),
+    [("ru-RU", {"width": 390, "height": 844}), ("en-US", {"width": 1200, "height": 900})],
+)
+def test_the_graph_the_chance_by_the_controls_and_the_options_agree(
+    browser, live_server_url, quick_analyses, locale, viewport
+):
+    match, deal, row = analysed_match()
+    review = build_review(row.result, ["anna", "boris"])
+    decisions = [d for d in review.decisions if d.values][:4]
+    forced = next(step for step in range(deal.move_count) if review.decision_at(step) is None)
+    context, page = _logged_in(browser, live_server_url, "anna", locale=locale, viewport=viewport)
+    explained = page.get_by_test_id("graph-explained")
+    for step in [d.step for d in decisions] + [forced]:
+        page.goto(f"{live_server_url}/games/{match.pk}/replay/?deal=1&step={step}")
+        graph = page.get_by_test_id("eval-graph")
+        on_graph = _percentages(graph.locator(f'[data-graph-step="{step}"] title').text_content())
+        by_controls = _percentages(page.get_by_test_id("replay-chance").inner_text())
+        assert on_graph == by_controls and sum(on_graph.values()) == 100, (step, on_graph)
+        # The one line is anna's (seat 0): its point at the step is her chance there.
+        points = graph.locator("polyline.eval-line").get_attribute("points").split()
+        y = float(points[step].split(",")[1])
+        assert round(100 - (y - 8) * 100 / (150 - 16)) == on_graph["anna"]
+        decision = review.decision_at(step)
+        if decision is not None:
+            best = page.locator("[data-testid=step-option].is-best").first.inner_text()
+            name = ("anna", "boris")[decision.seat]
+            assert int(re.search(r"(\d+)%", best).group(1)) == on_graph[name], (step, best)
+    expect(explained).to_be_visible()
+    if locale.startswith("ru"):
+        assert re.search("[а-я]", explained.inner_text())
+        assert re.search("[а-я]", page.get_by_test_id("judgement-explained").inner_text())
+    context.close()

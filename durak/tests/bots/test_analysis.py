@@ -1,12 +1,14 @@
-"""Post-game analysis marks a planted blunder and not the good moves around it."""
+"""Post-game analysis marks a planted blunder and not the good moves around it, and its
+numbers agree: the chances at a step share one fool, and a decision's step is worth
+its best move."""
 
 import random
 
 from durak.bots import endgame, fast
-from durak.bots.analysis import AnalysisBudget, analyse_game, analyse_record
+from durak.bots.analysis import AnalysisBudget, analyse_game, analyse_record, whole_points
 from durak.engine import Game, Rules
 
-BUDGET = AnalysisBudget(seconds=0.05, samples=3, min_samples=2)
+BUDGET = AnalysisBudget(seconds=0.05, samples=16)
 
 
 def _game_with_blunder(seed_range=range(60)):
@@ -58,3 +60,44 @@ def test_winning_move_in_a_solved_endgame_is_not_a_mistake():
     at_move = next(d for d in report["decisions"] if d["move"] == move)
     assert not at_move["mistake"]
     assert at_move["after"] == 100.0
+
+
+def _medium_game(players: int, seed: int) -> Game:
+    g = Game.new(Rules(players=players), seed)
+    rng = random.Random(seed)
+    while not g.is_over:
+        s = fast.decider(g)
+        acts = fast.legal(g, s)
+        g.apply(fast.medium_move(g, s, acts, rng) if len(acts) > 1 else acts[0])
+    return g
+
+
+def test_the_chances_at_every_step_share_one_fool():
+    for players, seed in ((2, 4), (4, 5)):
+        game = _medium_game(players, seed)
+        report = analyse_record(game.to_record(), None, BUDGET)
+        assert len(report["chances"]) == len(game.history) + 1
+        for point in report["chances"]:
+            assert sum(point) == 100 * (players - 1), point
+            assert all(chance == int(chance) for chance in point), point
+
+
+def test_a_decisions_step_is_worth_its_best_move_and_the_loss_is_read_from_the_options():
+    game = _medium_game(2, 6)
+    report = analyse_record(game.to_record(), None, BUDGET)
+    assert report["decisions"]
+    for decision in report["decisions"]:
+        values = decision["values"]
+        assert decision["before"] == max(values.values())
+        assert decision["after"] == values[decision["action"]]
+        assert values[decision["best"]] == decision["before"]
+        assert decision["loss"] == decision["before"] - decision["after"]
+        point = report["chances"][decision["move"]]
+        assert point[decision["seat"]] == decision["before"]
+
+
+def test_whole_points_keep_the_sum_and_round_the_largest_remainders_up():
+    assert whole_points([62.5, 37.5]) == [63.0, 37.0]
+    assert whole_points([62.4, 37.6]) == [62.0, 38.0]
+    assert whole_points([33.4, 33.3, 33.3, 100.0]) == [34.0, 33.0, 33.0, 100.0]
+    assert sum(whole_points([12.25, 40.5, 47.25])) == 100.0
