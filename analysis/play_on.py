@@ -64,7 +64,8 @@ def play_on(
     """Open the new table for ``user`` (asking from ``address``) at the deal's step;
     Refused (nothing changed) when the game is not theirs to play on, the step or seat
     names no position, the user may not play (suspended), or opens tables too often or
-    has too many with bots."""
+    has too many with bots.  A bot account is refused: it plays through the API only."""
+    games.refuse_bot_account(user)
     match = Match.objects.filter(pk=match_id).select_related("variant").first()
     seats = list(Seat.objects.filter(match_id=match_id).order_by("number")) if match else []
     if match is None or not may_play_on(user, match, seats):

@@ -34,7 +34,7 @@ from analysis.models import DealAnalysis
 from analysis.review import game_accuracy
 from analysis.services import start_analysis
 from games.models import BotLevel, Deal, Match, Move, RuleVariant
-from games.services import Refused, create_match, start_match
+from games.services import Refused, create_match, refuse_bot_account, start_match
 from games.services.common import refuse_suspended
 
 from .models import DailyDeal, DailyEntry
@@ -78,6 +78,7 @@ def start_daily(user: Any, daily: DailyDeal) -> DailyEntry:
     that races past the check. A try whose table was aborted does not count.
     """
     user = refuse_suspended(user)
+    refuse_bot_account(user)  # the daily deal is played on the site's page
     if daily.day != today():
         raise Refused(_("This daily deal's day is over."), code="day_over")
     again = Refused(

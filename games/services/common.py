@@ -273,7 +273,8 @@ def refuse_suspended(user: Any) -> Any:
 
 def refuse_bot_account(user: Any) -> None:
     """A bot account plays through the API only: the site's own ways to a table (the
-    table's socket, "Play now", the lobby's tables, a challenge, an arena) refuse it."""
+    table's socket, "Play now", the lobby's tables, a challenge, an arena, the daily
+    deal, playing on from a replay) refuse it."""
     if getattr(user, "is_bot", False):
         raise Refused(
             _("This is a bot account: it plays through the API only, not on the site's pages."),

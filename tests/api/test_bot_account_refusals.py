@@ -117,6 +117,23 @@ def test_a_bot_account_does_not_join_an_arena():
     assert not ArenaPlayer.objects.exists()
 
 
+def test_the_daily_deal_and_playing_on_from_a_game_refuse_a_bot_account():
+    from analysis.play_on import play_on
+    from daily.models import DailyEntry
+    from daily.services import deal_of_the_day, start_daily
+
+    robo = a_bot()
+    with pytest.raises(services.Refused) as daily:
+        start_daily(robo, deal_of_the_day(RuleVariant.objects.get(slug="classic")))
+    assert daily.value.code == "bot_account"
+    table = an_open_table()
+    with pytest.raises(services.Refused) as played_on:
+        play_on(robo, table.pk, 1, "0", "")
+    assert played_on.value.code == "bot_account"
+    assert not DailyEntry.objects.exists()
+    assert list(Match.objects.all()) == [table]
+
+
 def test_through_the_api_a_bot_account_opens_a_table_and_plays():
     robo = a_bot()
     secret = token_of(robo)
