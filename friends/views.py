@@ -17,7 +17,7 @@ from friends import services
 from friends.models import Invite
 from games.http import go
 from games.links import table_url
-from games.services import Refused
+from games.services import Refused, refuse_bot_account
 
 
 def render_invite_notice(user, *, oob: bool = False) -> str:
@@ -117,6 +117,8 @@ def _invited(name: str) -> str:
 def answer(request: HttpRequest, invite_id: int) -> HttpResponse:
     joining = request.POST.get("answer") == "join"
     try:
+        if joining:
+            refuse_bot_account(request.user)  # a bot account sits down through the API only
         found = services.answer_invite(request.user, invite_id, accept=joining)
     except Refused as refused:
         messages.error(request, refused.message)

@@ -97,6 +97,22 @@ def test_the_lobby_refuses_a_bot_account_its_tables():
     assert Match.objects.count() == 1
 
 
+def test_a_bot_account_does_not_accept_an_invite_on_the_site():
+    from friends import services as friends
+    from friends.models import Invite
+
+    person, robo = make_user("person"), a_bot()
+    friends.accept_friend(robo, friends.request_friend(person, robo).pk)
+    table = services.create_match(person, RuleVariant.objects.get(slug="classic"), 2)
+    invite = friends.invite(person, robo, table.pk)
+    answered = signed_in(robo).post(
+        reverse("friends:answer", args=[invite.pk]), {"answer": "join"}, follow=True
+    )
+    assert ENGLISH in answered.content.decode()
+    assert Invite.objects.get(pk=invite.pk).status == Invite.Status.PENDING
+    assert not Seat.objects.filter(user=robo).exists()
+
+
 def test_a_bot_account_does_not_challenge_from_the_site():
     robo, person = a_bot(), make_user("person")
     with pytest.raises(services.Refused) as refused:
