@@ -115,7 +115,10 @@ def test_the_join_form_asks_for_the_password_and_refuses_a_wrong_one(language, a
     client = client_of(user, language)
     page = client.get(reverse("arena:detail", args=[arena.pk])).content.decode()
     assert asks in page
-    assert 'name="password"' in page
+    assert 'name="password" form="arena-join-form"' in page
+    # Outside the part the page refreshes as the arena changes: what is typed stays.
+    part = client.get(reverse("arena:standings", args=[arena.pk])).content.decode()
+    assert 'id="arena-join-form"' in part and 'name="password"' not in part
     response = client.post(reverse("arena:join", args=[arena.pk]), {"password": "nope"})
     assert response.status_code == 403
     assert wrong in response.content.decode()
