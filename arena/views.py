@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
@@ -125,4 +126,6 @@ def berserk(request: HttpRequest, match_id: int) -> HttpResponse:
         go_berserk(request.user, match_id)
     except Refused as refusal:
         messages.error(request, refusal.message)
+        if refusal.code == "not_found":  # no arena table there: none to go back to
+            return go(request, reverse("arena:list"))
     return go(request, table_url(match_id))

@@ -196,3 +196,11 @@ def test_the_berserk_button_posts_and_the_standings_mark_the_berserker():
     again = client.post(reverse("arena:berserk", args=[match_id]), follow=True)
     assert "This game is over." in again.content.decode()
     assert client.get(reverse("arena:berserk", args=[match_id])).status_code == 405
+
+
+def test_a_forged_table_id_goes_back_to_the_arenas_with_the_refusal():
+    client = client_of(person(), "ru")
+    response = client.post(reverse("arena:berserk", args=[987654]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("arena:list")
+    assert "Это не партия арены." in response.content.decode()
+    assert not ArenaGame.objects.exists()
