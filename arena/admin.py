@@ -6,8 +6,17 @@ from .models import Arena, ArenaGame, ArenaPlayer
 class ArenaPlayerInline(admin.TabularInline):
     model = ArenaPlayer
     extra = 0
-    fields = ("user", "points", "games", "on_fire", "paused", "withdrawn", "joined_at")
-    readonly_fields = ("user", "points", "games", "on_fire", "joined_at")
+    fields = (
+        "user",
+        "points",
+        "games",
+        "bot_games",
+        "on_fire",
+        "paused",
+        "withdrawn",
+        "joined_at",
+    )
+    readonly_fields = ("user", "points", "games", "bot_games", "on_fire", "joined_at")
     can_delete = False
 
 
@@ -27,6 +36,9 @@ class ArenaAdmin(admin.ModelAdmin):
         "min_rating",
         "min_rated_games",
         "password",
+        "bots_allowed",
+        "bot_wait_seconds",
+        "bot_level",
         "status",
         "created_by",
     )

@@ -15,6 +15,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.models import BotLevel
+
 
 class Arena(models.Model):
     class Status(models.TextChoices):
@@ -61,6 +63,25 @@ class Arena(models.Model):
         max_length=64,
         blank=True,
         help_text=_("A private arena: only who types this password may join. Empty: open to all."),
+    )
+    # Bots fill a wait (arena.bot_fill): on a site with few players, whoever waits this
+    # long without an opponent plays a bot of this level in an unrated game that scores.
+    bots_allowed = models.BooleanField(
+        _("bots fill a wait"),
+        default=False,
+        help_text=_(
+            "A player left without an opponent for the seconds below plays a bot. "
+            "The game scores for them, is marked, and never changes ratings."
+        ),
+    )
+    bot_wait_seconds = models.PositiveSmallIntegerField(
+        _("seconds before a bot"),
+        default=30,
+        validators=[MinValueValidator(5), MaxValueValidator(600)],
+        help_text=_("How long a player waits for a person before a bot takes the seat."),
+    )
+    bot_level = models.CharField(
+        _("bots' level"), max_length=10, choices=BotLevel.choices, default=BotLevel.MEDIUM
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -126,6 +147,10 @@ class ArenaPlayer(models.Model):
     performance_total = models.IntegerField(_("performance total"), default=0)
     # When the player reached their present points: the later, the lower on a tie.
     score_reached_at = models.DateTimeField(_("score reached at"), null=True, blank=True)
+    # Games scored against a bot (arena.bot_fill): the standings mark them.
+    bot_games = models.PositiveIntegerField(_("games against a bot"), default=0)
+    # Since when the player has been free and unpaired, while bots may fill the wait.
+    waiting_since = models.DateTimeField(_("waiting since"), null=True, blank=True)
     # Whom the player met last: not again at once while others wait.
     last_opponents = models.JSONField(_("last opponents"), default=list, blank=True)
 

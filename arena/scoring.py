@@ -61,8 +61,11 @@ def game_performance(outcome: Outcome, opponent_ratings: list[float]) -> int:
     return round(mean + sign * PERFORMANCE_SPREAD)
 
 
-def opponent_ratings(ratings: dict[str, float] | None, user_id: int, seated: list[int]) -> list:
-    """The stored ratings of ``user_id``'s opponents among ``seated``."""
+def opponent_ratings(
+    ratings: dict[str, float] | None, user_id: int, seated: list[int | str]
+) -> list:
+    """The stored ratings of ``user_id``'s opponents among ``seated`` (a bot's key has
+    none: it counts as unrated)."""
     return [(ratings or {}).get(str(other), UNRATED) for other in seated if other != user_id]
 
 

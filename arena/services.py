@@ -23,6 +23,7 @@ from games.services import Refused, create_match, join_match, refuse_bot_account
 from games.services.common import refuse_suspended
 from matchmaking.guests import refuse_guest_rated
 
+from .bot_fill import bot_count, groups_with_bots
 from .entry import ratings_of, refuse_entry
 from .models import Arena, ArenaGame, ArenaPlayer
 from .scoring import FIRE_AFTER, game_performance, opponent_ratings, outcome_of, score
@@ -87,7 +88,8 @@ def join(user: Any, arena: Arena, password: str = "") -> ArenaPlayer:
         if entry is not None:
             entry.withdrawn = False
             entry.paused = False
-            entry.save(update_fields=["withdrawn", "paused"])
+            entry.waiting_since = None
+            entry.save(update_fields=["withdrawn", "paused", "waiting_since"])
         else:
             try:
                 with transaction.atomic():
@@ -114,7 +116,8 @@ def set_paused(user: Any, arena: Arena, paused: bool) -> ArenaPlayer:
         raise Refused(
             _("You are paused already.") if paused else _("You are not paused."), code="repeated"
         )
-    ArenaPlayer.objects.filter(pk=entry.pk).update(paused=paused)
+    # A wait for a bot starts again after the pause.
+    ArenaPlayer.objects.filter(pk=entry.pk).update(paused=paused, waiting_since=None)
     entry.paused = paused
     notify_arena_changed(arena.pk)
     return entry
@@ -123,7 +126,7 @@ def set_paused(user: Any, arena: Arena, paused: bool) -> ArenaPlayer:
 def withdraw(user: Any, arena: Arena) -> ArenaPlayer:
     """Take ``user``'s own entry out of the pairing; their points and games stay."""
     entry = _own_entry(user, arena)
-    ArenaPlayer.objects.filter(pk=entry.pk).update(withdrawn=True)
+    ArenaPlayer.objects.filter(pk=entry.pk).update(withdrawn=True, waiting_since=None)
     entry.withdrawn = True
     notify_arena_changed(arena.pk)
     return entry
@@ -168,8 +171,10 @@ def pair_waiting(arena: Arena, now: Any = None) -> list[int]:
 
     Players are taken best first and each is seated with the next free players in
     the standings (nearby rank), skipping whom they just played while someone else
-    waits and anyone a block stands between.  The arena's row lock makes one caller
-    pair at a time; a caller that finds it locked pairs nothing (the holder does).
+    waits and anyone a block stands between.  Where the arena lets bots fill a wait,
+    whoever is left over and has waited long enough is seated with bots
+    (``arena.bot_fill``).  The arena's row lock makes one caller pair at a time; a
+    caller that finds it locked pairs nothing (the holder does).
     """
     now = now or timezone.now()
     made: list[int] = []
@@ -194,10 +199,17 @@ def pair_waiting(arena: Arena, now: Any = None) -> list[int]:
             if entry.user_id not in busy
         ]
         blocked = blocks_among(entry.user_id for entry in pool)
-        for group in groups_of(pool, locked.players_per_table, blocked):
-            match_id = _seat(locked, group)
+        people = groups_of(pool, locked.players_per_table, blocked)
+        grouped = {entry.pk for group in people for entry in group}
+        left_over = [entry for entry in pool if entry.pk not in grouped]
+        with_bots = groups_with_bots(locked, left_over, blocked, now)
+        tables = [(group, 0) for group in people]
+        tables += [(group, bot_count(locked, group)) for group in with_bots]
+        for group, bots in tables:
+            match_id = _seat(locked, group, bots=bots)
             if match_id is not None:
                 made.append(match_id)
+        _start_waits(locked, left_over, with_bots, now)
         if made:  # a tick that pairs nobody writes nothing
             locked.paired_at = now
             locked.save(update_fields=["paired_at"])
@@ -236,9 +248,23 @@ def groups_of(
     return groups
 
 
-def _seat(arena: Arena, group: list[ArenaPlayer]) -> int | None:
-    """One table for ``group``; None (and nothing written) if one of them may not play
-    now, e.g. suspended since they joined: the others are paired on the next tick."""
+def _start_waits(
+    arena: Arena, left_over: list[ArenaPlayer], with_bots: list[list[ArenaPlayer]], now: Any
+) -> None:
+    """Note when each player left over without a bot began to wait, where bots may end
+    the wait (the first tick that leaves them over)."""
+    if not arena.bots_allowed:
+        return
+    seated = {entry.pk for group in with_bots for entry in group}
+    starting = [e.pk for e in left_over if e.pk not in seated and e.waiting_since is None]
+    if starting:
+        ArenaPlayer.objects.filter(pk__in=starting).update(waiting_since=now)
+
+
+def _seat(arena: Arena, group: list[ArenaPlayer], *, bots: int = 0) -> int | None:
+    """One table for ``group`` and ``bots`` bots of the arena's level (such a table is
+    never rated); None (and nothing written) if one of them may not play now, e.g.
+    suspended since they joined: the others are paired on the next tick."""
     users = get_user_model().objects.in_bulk([entry.user_id for entry in group])
     try:
         with transaction.atomic():
@@ -246,8 +272,9 @@ def _seat(arena: Arena, group: list[ArenaPlayer]) -> int | None:
                 users[group[0].user_id],
                 arena.variant,
                 arena.players_per_table,
+                bots=[arena.bot_level] * bots,
                 turn_seconds=arena.turn_seconds,
-                is_rated=arena.is_rated,
+                is_rated=arena.is_rated and not bots,
             )
             for entry in group[1:]:
                 join_match(match, users[entry.user_id])
@@ -256,7 +283,8 @@ def _seat(arena: Arena, group: list[ArenaPlayer]) -> int | None:
             )
             for entry in group:
                 entry.last_opponents = [e.user_id for e in group if e is not entry]
-                entry.save(update_fields=["last_opponents"])
+                entry.waiting_since = None
+                entry.save(update_fields=["last_opponents", "waiting_since"])
     except Refused:
         return None
     return match.pk
@@ -276,9 +304,12 @@ def record_finish(deal: Deal) -> None:
         return
     now = deal.finished_at or timezone.now()
     scored = {}
-    seats = list(Seat.objects.filter(match_id=deal.match_id, user__isnull=False))
-    seated = [seat.user_id for seat in seats]
+    seats = list(Seat.objects.filter(match_id=deal.match_id))
+    seated = _seated(seats)
+    with_bot = any(seat.bot_level for seat in seats)
     for seat in seats:
+        if seat.user_id is None:  # a bot: it has no entry and scores nothing
+            continue
         entry = (
             ArenaPlayer.objects.select_for_update()
             .filter(arena_id=game.arena_id, user_id=seat.user_id)
@@ -294,11 +325,12 @@ def record_finish(deal: Deal) -> None:
         entry.streak = result.streak
         entry.on_fire = result.on_fire
         entry.berserks += int(went_berserk)
+        entry.bot_games += int(with_bot)
         entry.performance_total += game_performance(
             outcome, opponent_ratings(game.ratings, seat.user_id, seated)
         )
         entry.performance = round(entry.performance_total / entry.games)
-        fields = ["points", "games", "streak", "on_fire", "berserks"]
+        fields = ["points", "games", "streak", "on_fire", "berserks", "bot_games"]
         fields += ["performance", "performance_total"]
         if result.points:
             entry.score_reached_at = now
@@ -310,10 +342,17 @@ def record_finish(deal: Deal) -> None:
     notify_arena_changed(game.arena_id)
 
 
-def recompute(arena: Arena) -> dict[int, tuple[int, int, bool, int]]:
-    """Each player's (points, games, on fire, performance) as the arena's stored games
-    give them, in the order the games ended: what the standings must always equal."""
-    totals: dict[int, tuple[int, int, int, int]] = {}
+def _seated(seats: list[Seat]) -> list[int | str]:
+    """Who sat at a table, for the opponents' ratings: a user's id, or a key of the bot's
+    seat, which no stored rating has (a bot counts as an unrated player)."""
+    return [seat.user_id or f"bot-{seat.number}" for seat in seats]
+
+
+def recompute(arena: Arena) -> dict[int, tuple[int, int, bool, int, int]]:
+    """Each player's (points, games, on fire, performance, games against a bot) as the
+    arena's stored games give them, in the order the games ended: what the standings
+    must always equal."""
+    totals: dict[int, tuple[int, int, int, int, int]] = {}
     deals = (
         Deal.objects.filter(match__arena_game__arena=arena, number=1, status=Deal.Status.FINISHED)
         .select_related("match__arena_game")
@@ -321,18 +360,28 @@ def recompute(arena: Arena) -> dict[int, tuple[int, int, bool, int]]:
     )
     for deal in deals:
         game = deal.match.arena_game
-        seats = list(Seat.objects.filter(match_id=deal.match_id, user__isnull=False))
-        seated = [seat.user_id for seat in seats]
+        seats = list(Seat.objects.filter(match_id=deal.match_id))
+        seated = _seated(seats)
+        with_bot = any(seat.bot_level for seat in seats)
         for seat in seats:
-            points, games, streak, performed = totals.get(seat.user_id, (0, 0, 0, 0))
+            if seat.user_id is None:
+                continue
+            points, games, streak, performed, bot_games = totals.get(seat.user_id, (0,) * 5)
             outcome = outcome_of(deal, seat.number, seat.team)
             result = score(outcome, streak, berserk=seat.number in game.berserk_seats)
             performed += game_performance(
                 outcome, opponent_ratings(game.ratings, seat.user_id, seated)
             )
-            totals[seat.user_id] = (points + result.points, games + 1, result.streak, performed)
+            totals[seat.user_id] = (
+                points + result.points,
+                games + 1,
+                result.streak,
+                performed,
+                bot_games + int(with_bot),
+            )
     return {
-        user: (p, g, s >= FIRE_AFTER, round(total / g)) for user, (p, g, s, total) in totals.items()
+        user: (p, g, s >= FIRE_AFTER, round(total / g), b)
+        for user, (p, g, s, total, b) in totals.items()
     }
 
 

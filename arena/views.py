@@ -48,12 +48,15 @@ def _standings_context(arena: Arena, user: Any) -> dict[str, Any]:
     apart = mine is not None and all(row.pk != mine.pk for row in rows)
     if apart:
         mine.rank = _rank_of(arena, mine)
+    playing = list(services.games_playing(arena)[:TOP_ROWS])
+    for match in playing:  # seats prefetched: a bot that filled a wait is marked
+        match.with_bot = any(seat.bot_level for seat in match.seats.all())
     return {
         "arena": arena,
         "rows": rows,
         "mine": mine,
         "show_mine_apart": apart,
-        "playing": list(services.games_playing(arena)[:TOP_ROWS]),
+        "playing": playing,
         "podium": rows[:3] if arena.status == Arena.Status.FINISHED else [],
         "now": timezone.now(),
         "my_table": services.open_table_of(arena, user) if mine is not None else None,

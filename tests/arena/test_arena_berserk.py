@@ -97,7 +97,13 @@ def test_a_berserker_not_the_fool_scores_a_point_more_and_standings_agree():
     assert (loser.points, loser.berserks) == (0, 1)
     recomputed = services.recompute(arena)
     for row in ArenaPlayer.objects.filter(arena=arena):
-        assert recomputed[row.user_id] == (row.points, row.games, row.on_fire, row.performance)
+        assert recomputed[row.user_id] == (
+            row.points,
+            row.games,
+            row.on_fire,
+            row.performance,
+            row.bot_games,
+        )
 
 
 def unchanged(match_id: int):

@@ -121,6 +121,9 @@ def test_an_admin_schedules_an_arena_and_is_its_creator():
         "min_rating": 1600,
         "min_rated_games": 10,
         "password": "zimniy-vecher",
+        "bots_allowed": "on",
+        "bot_wait_seconds": 20,
+        "bot_level": "easy",
         "players-TOTAL_FORMS": 0,
         "players-INITIAL_FORMS": 0,
     }
@@ -130,6 +133,8 @@ def test_an_admin_schedules_an_arena_and_is_its_creator():
     assert arena.created_by == admin
     # The entry conditions are the admin's to set.
     assert (arena.min_rating, arena.min_rated_games, arena.password) == (1600, 10, "zimniy-vecher")
+    # So are the bots that fill a wait.
+    assert (arena.bots_allowed, arena.bot_wait_seconds, arena.bot_level) == (True, 20, "easy")
     assert arena.status == Arena.Status.SCHEDULED
     too_many = {**form, "players_per_table": 9}
     assert client.post(reverse("admin:arena_arena_add"), too_many).status_code == 200

@@ -154,7 +154,13 @@ def test_games_score_with_fire_and_standings_equal_the_recomputation():
     assert (theirs.points, theirs.games) == (2, 6)
     recomputed = services.recompute(arena)
     for row in ArenaPlayer.objects.filter(arena=arena):
-        assert recomputed[row.user_id] == (row.points, row.games, row.on_fire, row.performance)
+        assert recomputed[row.user_id] == (
+            row.points,
+            row.games,
+            row.on_fire,
+            row.performance,
+            row.bot_games,
+        )
     assert [row.user_id for row in services.standings(arena)] == [hero.pk, rival.pk]
     assert ArenaGame.objects.filter(arena=arena, scored__isnull=False).count() == 6
 
@@ -172,7 +178,13 @@ def test_standings_equal_the_recomputation_with_many_players():
     rows = list(ArenaPlayer.objects.filter(arena=arena))
     assert sum(row.games for row in rows) == 4 * 6
     for row in rows:
-        assert recomputed[row.user_id] == (row.points, row.games, row.on_fire, row.performance)
+        assert recomputed[row.user_id] == (
+            row.points,
+            row.games,
+            row.on_fire,
+            row.performance,
+            row.bot_games,
+        )
 
 
 def test_a_game_of_another_arena_scores_only_there():

@@ -63,7 +63,13 @@ def test_equal_points_go_to_the_better_performance_though_reached_later():
     Rating.objects.filter(user=strong).update(rating=1000)
     recomputed = services.recompute(arena)
     for row in ArenaPlayer.objects.filter(arena=arena):
-        assert recomputed[row.user_id] == (row.points, row.games, row.on_fire, row.performance)
+        assert recomputed[row.user_id] == (
+            row.points,
+            row.games,
+            row.on_fire,
+            row.performance,
+            row.bot_games,
+        )
     assert ArenaGame.objects.get(match_id=second).ratings[str(strong.pk)] == 1900
 
 
