@@ -18,7 +18,8 @@ from ninja import NinjaAPI, Path, Schema, Status
 
 from accounts.ratelimit import client_ip
 from api.auth import TokenAuth
-from api.errors import ApiError, install_error_handlers
+from api.challenges import router as challenges
+from api.errors import ERRORS, ApiError, install_error_handlers
 from api.events import AccountEvents
 from api.models import Scope
 from api.stream import SeatStream, seat_number
@@ -41,16 +42,12 @@ api = NinjaAPI(
     openapi_url="/openapi.json",
 )
 install_error_handlers(api)
+api.add_router("/", challenges)
 
 READ, PLAY, BOT = TokenAuth(Scope.READ), TokenAuth(Scope.PLAY), TokenAuth(Scope.BOT)
 GAMES_PER_PAGE = 20
 # A table's number as the database can hold it: anything else is refused unread.
 MatchId = Annotated[int, Path(ge=1, le=2**63 - 1)]
-
-
-class Error(Schema):
-    code: str
-    message: str
 
 
 class RatingOut(Schema):
@@ -122,9 +119,6 @@ class TableOut(Schema):
     status: str
     seat: int
     version: int
-
-
-ERRORS = {400: Error, 401: Error, 403: Error, 404: Error, 413: Error, 422: Error, 429: Error}
 
 
 def _profile(user: Any) -> dict[str, Any]:

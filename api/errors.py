@@ -7,10 +7,19 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
-from ninja import NinjaAPI
+from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from games.services import Refused
+
+
+class Error(Schema):
+    code: str
+    message: str
+
+
+# The refusals an endpoint may answer with, for its schema.
+ERRORS = {400: Error, 401: Error, 403: Error, 404: Error, 413: Error, 422: Error, 429: Error}
 
 
 class ApiError(Exception):

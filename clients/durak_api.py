@@ -91,6 +91,14 @@ class DurakClient:
     def resign(self, match_id: int) -> dict[str, Any]:
         return self._call("POST", f"/api/games/{int(match_id)}/resign")
 
+    def accept_invite(self, invite_id: int) -> dict[str, Any]:
+        """Accept an invite (a challenge) from the event stream: you take a seat at its
+        table (``match_id``), which starts once every seat is taken."""
+        return self._call("POST", f"/api/invites/{int(invite_id)}/accept")
+
+    def decline_invite(self, invite_id: int) -> dict[str, Any]:
+        return self._call("POST", f"/api/invites/{int(invite_id)}/decline")
+
     def stream(self, match_id: int) -> Iterator[dict[str, Any]]:
         """Your seat's states, one dict a change, until the game is over."""
         return self._lines(f"/api/games/{int(match_id)}/stream")

@@ -239,16 +239,28 @@ def invite(user: Any, other: Any, match_id: int) -> Invite:
 
 
 def answer_invite(user: Any, invite_id: int, *, accept: bool) -> Invite:
-    """Join the table (``accept``) or decline; joining may still be refused (a full table)."""
+    """Join the table (``accept``) or decline; joining may still be refused (a full table).
+
+    Refused, and nothing changed, for an invite that is not ``user``'s (``not_found``,
+    as one that does not exist), one answered already (``answered``), and accepting
+    one whose table no longer waits for players (``expired``: started, closed).
+    """
     with transaction.atomic():
         found = (
             Invite.objects.select_for_update()
-            .filter(pk=invite_id, to_user=user, status=Invite.Status.PENDING)
+            .filter(pk=invite_id, to_user=user)
             .select_related("match")
             .first()
         )
         if found is None:
-            raise Refused(_("There is no such invite."), code="not_found")
+            raise Refused(_("There is no such invite."), 404, code="not_found")
+        if found.status != Invite.Status.PENDING:
+            raise Refused(_("This invite has already been answered."), code="answered")
+        if accept and found.match.status != Match.Status.WAITING:
+            raise Refused(
+                _("This invite has expired: its table no longer waits for players."),
+                code="expired",
+            )
         if accept:
             join_match(found.match, user, token=found.match.invite_token)
         found.status = Invite.Status.ACCEPTED if accept else Invite.Status.DECLINED
