@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "puzzles",
     "daily",
     "api",
+    "opendata",
     "arena",
     "table",
     "notifications",
@@ -203,6 +204,10 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # Post-game analyses run on a task worker (`manage.py task_worker`), never in a
 # web process; the queue is a table in the site's own database.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+# The monthly open-data files (opendata/): written by the task worker, served by the
+# site's own view, so every web process and worker must see the same folder.
+OPEN_DATA_DIR = Path(os.environ.get("OPEN_DATA_DIR", BASE_DIR / "var" / "open-data"))
 
 # Web Push (notifications/): with no VAPID keys (development), push notifications are off
 # and never offered.  docs/deploy.md says how to make the keys.

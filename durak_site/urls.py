@@ -32,6 +32,7 @@ urlpatterns = [
     path("", include("puzzles.urls")),
     path("", include("daily.urls")),
     path("", include("api.urls")),
+    path("", include("opendata.urls")),
     path("", include("arena.urls")),
     path("api/", api.urls),
     path("", include("notifications.urls")),

@@ -79,6 +79,13 @@ def scripted_clients_act_fast(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def open_data_in_a_temporary_folder(settings, tmp_path_factory) -> None:
+    """A finished game may queue last month's open-data file (opendata.receivers), which
+    the immediate task backend builds at once: into this test's folder, not the site's."""
+    settings.OPEN_DATA_DIR = tmp_path_factory.mktemp("open-data")
+
+
+@pytest.fixture(autouse=True)
 def fast_passwords(settings) -> None:
     """A cheap password hash: the site's costs most of a second per sign-up or log-in
     (a failed one too), and no test is about that cost; passwords are still checked."""

@@ -31,6 +31,7 @@ LAYERS = [
     "moderation",
     "daily",
     "api",  # the public API for programs: over the services, matchmaking and history
+    "opendata",  # the monthly files of public games: history's export, on the task worker
     "arena",  # arena tournaments: pairs players at games tables, scores their games
     "table",  # the live table: composes what every app below shows of a table
     "notifications",  # pushes of turns, invites and friend requests, opening their pages
