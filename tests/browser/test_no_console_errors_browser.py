@@ -72,6 +72,7 @@ NOT_PAGES = {
     "api:new_token",
     "api:revoke_token",
     "api:become_bot",
+    "opendata:download",  # a month's .gz file, downloaded (tests/opendata)
     # The JSON API for programs (tests/api); its docs page is opened below.
     "api_v1:api-root",
     "api_v1:openapi-json",
@@ -155,6 +156,7 @@ def pages_of_a_player() -> tuple[object, dict[str, str]]:
         "arena:detail": f"/arena/{arena.pk}/",
         "offline": "/offline/",
         "api_v1:openapi-view": "/api/docs",
+        "opendata:index": "/open-data/",
         "admin:index": "/admin/",
         "admin:dashboard": "/admin/dashboard/",
     }
