@@ -1,4 +1,5 @@
-"""Invites and challenges through the API: answering an invite to a table.
+"""Invites and challenges through the API: challenging a player or a bot account,
+and answering an invite to a table.
 
 A challenge on the site is a private table made for a friend and an invite to it
 (``matchmaking.challenges``); the account's event stream tells each invite waiting
@@ -9,25 +10,55 @@ as one that does not exist), one answered already, one whose table no longer wai
 
 Unlike the site's button, the API seats a bot account: that is how a person plays
 one (the site's button refuses it, since a bot account plays through the API only).
+
+A challenge is made by ``matchmaking.challenges.challenge``, the service behind the
+site's Play button by a friend's name, with the rules the body names (read by the
+"Play now" form, as a seek's are): the same refusals (not a friend, a block, a flood,
+a bot account challenging, a guest's rated game).
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
+from django.contrib.auth import get_user_model
 from django.http import HttpRequest
-from ninja import Path, Router, Schema
+from django.utils.translation import gettext as _
+from ninja import Path, Router, Schema, Status
 
 from api.auth import TokenAuth
-from api.errors import ERRORS
+from api.errors import ERRORS, ApiError
 from api.models import Scope
+from api.seeks import valid_wishes
+from friends.models import Invite
 from friends.services import answer_invite
 from games.models import Match, Seat
+from matchmaking.challenges import challenge
 
 router = Router(tags=["challenges"])
 PLAY = TokenAuth(Scope.PLAY)
 # An invite's number as the database can hold it: anything else is refused unread.
 InviteId = Annotated[int, Path(ge=1, le=2**63 - 1)]
+
+
+class ChallengeIn(Schema):
+    username: str
+    mode: str | None = None
+    deck_size: int | None = None
+    speed: str | None = None
+    is_rated: bool | None = None
+
+
+class ChallengeOut(Schema):
+    invite_id: int
+    match_id: int
+    to: str
+    seat: int
+    game_status: str
+    mode: str
+    deck_size: int
+    turn_seconds: int
+    is_rated: bool
 
 
 class InviteAnswerOut(Schema):
@@ -69,3 +100,39 @@ def decline_invite(request: HttpRequest, invite_id: InviteId) -> dict[str, Any]:
     """Decline an invite sent to you; the inviter hears of it on their open pages.
     Refused with ``not_found`` (no such invite of yours) or ``answered``."""
     return _answered(answer_invite(request.auth, invite_id, accept=False), request.auth)
+
+
+@router.post("/challenges", auth=PLAY, response={201: ChallengeOut, **ERRORS})
+def new_challenge(request: HttpRequest, asked: ChallengeIn) -> Status:
+    """Challenge a friend (a person or a bot account) to a private table for two,
+    you in seat 0, with the rules you name; each rule left out is as the site's Play
+    button deals it (your last "Play now" wishes, else podkidnoy, 36 cards, normal
+    speed, rated).  They are told on their event stream and answer with
+    ``/api/invites/{invite_id}/accept``; the game starts then, and your event stream
+    tells it.  Refused with ``not_found`` (no such player), ``not_friend``, ``blocked``,
+    ``self``, ``bot_account``, ``rules``, ``guest``, ``rate_limited``, ``suspended``."""
+    user = request.auth
+    friend = (
+        get_user_model().objects.filter(username__iexact=asked.username, is_active=True).first()
+    )
+    if friend is None:
+        raise ApiError(404, "not_found", _("There is no such player."))
+    named = {k: v for k, v in asked.dict().items() if k != "username" and v is not None}
+    # Read as the "Play now" form reads them; only what the body named overrides.
+    cleaned = valid_wishes(user, named)
+    match = challenge(user, friend, {k: cleaned[k] for k in named})
+    invite = Invite.objects.get(match=match, to_user=friend)
+    return Status(
+        201,
+        {
+            "invite_id": invite.pk,
+            "match_id": match.pk,
+            "to": friend.username,
+            "seat": 0,
+            "game_status": match.status,
+            "mode": match.engine_rules.mode,
+            "deck_size": match.engine_rules.deck_size,
+            "turn_seconds": match.turn_seconds,
+            "is_rated": match.is_rated,
+        },
+    )

@@ -22,6 +22,7 @@ from api.challenges import router as challenges
 from api.errors import ERRORS, ApiError, install_error_handlers
 from api.events import AccountEvents
 from api.models import Scope
+from api.seeks import router as seeks
 from api.stream import SeatStream, seat_number
 from games import services
 from games.models import BotLevel, BotSpeed, Match, RuleVariant
@@ -43,6 +44,7 @@ api = NinjaAPI(
 )
 install_error_handlers(api)
 api.add_router("/", challenges)
+api.add_router("/", seeks)
 
 READ, PLAY, BOT = TokenAuth(Scope.READ), TokenAuth(Scope.PLAY), TokenAuth(Scope.BOT)
 GAMES_PER_PAGE = 20

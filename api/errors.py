@@ -25,11 +25,12 @@ ERRORS = {400: Error, 401: Error, 403: Error, 404: Error, 413: Error, 422: Error
 class ApiError(Exception):
     """A request the API itself refuses; nothing was changed."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.extra = extra  # more fields of the body (``errors``: the fields at fault)
 
 
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -43,7 +44,8 @@ def install_error_handlers(api: NinjaAPI) -> None:
         return api.create_response(request, error_body(exc.code, exc.message), status=exc.status)
 
     def api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
-        return api.create_response(request, error_body(exc.code, exc.message), status=exc.status)
+        body = error_body(exc.code, exc.message, **exc.extra)
+        return api.create_response(request, body, status=exc.status)
 
     def unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
         message = _("Send a valid API token: Authorization: Bearer durak_…")

@@ -99,6 +99,19 @@ class DurakClient:
     def decline_invite(self, invite_id: int) -> dict[str, Any]:
         return self._call("POST", f"/api/invites/{int(invite_id)}/decline")
 
+    def challenge(self, username: str, **rules: Any) -> dict[str, Any]:
+        """Challenge a friend (a person or a bot account) to a private table for two;
+        ``rules``: ``mode``, ``deck_size``, ``speed``, ``is_rated`` (each optional)."""
+        return self._call("POST", "/api/challenges", {"username": username, **rules})
+
+    def seek(self, **wishes: Any) -> dict[str, Any]:
+        """Look for a game as "Play now" does; ``wishes``: ``mode``, ``players``,
+        ``deck_size``, ``speed``, ``is_rated``, ``allow_bots``, ``min_reliability``."""
+        return self._call("POST", "/api/seeks", wishes)
+
+    def cancel_seek(self) -> dict[str, Any]:
+        return self._call("DELETE", "/api/seeks")
+
     def stream(self, match_id: int) -> Iterator[dict[str, Any]]:
         """Your seat's states, one dict a change, until the game is over."""
         return self._lines(f"/api/games/{int(match_id)}/stream")

@@ -24,11 +24,15 @@ FIRST_CHALLENGE = {
 }
 
 
-def challenge(user: Any, friend: Any) -> Match:
+def challenge(user: Any, friend: Any, rules: dict[str, Any] | None = None) -> Match:
     """The private table ``user`` now waits at, ``friend`` invited; Refused (and
-    nothing made) when the invite may not be sent: not friends, a block, a flood."""
+    nothing made) when the invite may not be sent: not friends, a block, a flood.
+
+    ``rules`` (``mode``, ``deck_size``, ``speed``, ``is_rated``, as a seek takes them)
+    override the last "Play now" wishes: the API's challenge names them.
+    """
     refuse_bot_account(user)  # a bot account may be challenged, not challenge here
-    wishes = {**FIRST_CHALLENGE, **last_choice(user)}
+    wishes = {**FIRST_CHALLENGE, **last_choice(user), **(rules or {})}
     if user.is_guest:  # a guest plays unrated games only
         wishes["is_rated"] = False
     with transaction.atomic():

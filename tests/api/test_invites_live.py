@@ -49,3 +49,29 @@ def test_a_bot_account_accepts_a_challenge_from_its_event_stream(live_server_url
         client.decline_invite(invite["invite_id"])
     assert (refused.value.status, refused.value.code) == (400, "answered")
     lines.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_client_challenges_seeks_and_a_bot_account_is_kept_out_of_the_pools(
+    live_server_url,
+):
+    person, robo = make_user("ann"), turn_into_bot(make_user("robo"))
+    friends.accept_friend(robo, friends.request_friend(person, robo).pk)
+    ann, bot = token_of(person), token_of(robo)
+    connections.close_all()
+    ann_client, bot_client = DurakClient(live_server_url, ann), DurakClient(live_server_url, bot)
+
+    made = ann_client.challenge("robo", deck_size=24, speed="fast", is_rated=False)
+    assert (made["to"], made["deck_size"], made["turn_seconds"]) == ("robo", 24, 15)
+    assert bot_client.decline_invite(made["invite_id"])["status"] == "declined"
+
+    waiting = ann_client.seek(is_rated=False, allow_bots=False)
+    assert waiting["status"] == "waiting" and waiting["match_id"] is None
+    assert ann_client.cancel_seek()["status"] == "cancelled"
+
+    with pytest.raises(ApiError) as refused:
+        bot_client.seek()
+    assert (refused.value.status, refused.value.code) == (400, "bot_account")
+    with pytest.raises(ApiError) as refused:
+        bot_client.challenge("ann")
+    assert refused.value.code == "bot_account"
