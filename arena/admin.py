@@ -13,10 +13,23 @@ class ArenaPlayerInline(admin.TabularInline):
         "bot_games",
         "on_fire",
         "paused",
+        "away_since",
+        "abandons",
         "withdrawn",
+        "withdrawn_for",
         "joined_at",
     )
-    readonly_fields = ("user", "points", "games", "bot_games", "on_fire", "joined_at")
+    readonly_fields = (
+        "user",
+        "points",
+        "games",
+        "bot_games",
+        "on_fire",
+        "away_since",
+        "abandons",
+        "withdrawn_for",
+        "joined_at",
+    )
     can_delete = False
 
 

@@ -121,6 +121,12 @@ class Arena(models.Model):
             raise ValidationError({"players_per_table": variant.players_rule()})
 
 
+class WithdrawnFor(models.TextChoices):
+    """Why the site withdrew a player (blank: the player withdrew themselves)."""
+
+    ABANDONED = "abandoned", _("Abandoned two games")
+
+
 class ArenaPlayer(models.Model):
     arena = models.ForeignKey(
         Arena, on_delete=models.CASCADE, related_name="players", verbose_name=_("arena")
@@ -151,6 +157,15 @@ class ArenaPlayer(models.Model):
     bot_games = models.PositiveIntegerField(_("games against a bot"), default=0)
     # Since when the player has been free and unpaired, while bots may fill the wait.
     waiting_since = models.DateTimeField(_("waiting since"), null=True, blank=True)
+    # Since when the player has had no arena page open (arena.presence): away players
+    # are not paired until a page of the arena opens again.
+    away_since = models.DateTimeField(_("away since"), null=True, blank=True)
+    # Arena games the player abandoned (their clock ran out on their last turns, or they
+    # left the table for good); at ABANDONS_TO_WITHDRAW they are withdrawn.
+    abandons = models.PositiveSmallIntegerField(_("games abandoned"), default=0)
+    withdrawn_for = models.CharField(
+        _("withdrawn for"), max_length=10, choices=WithdrawnFor.choices, blank=True
+    )
     # Whom the player met last: not again at once while others wait.
     last_opponents = models.JSONField(_("last opponents"), default=list, blank=True)
 
@@ -193,3 +208,25 @@ class ArenaGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.arena} · #{self.match_id}"
+
+
+class ArenaPresence(models.Model):
+    """One open arena page (its socket) of a player: while none is open, and none is
+    held by a live process, the player is away (``arena.presence``)."""
+
+    arena = models.ForeignKey(
+        Arena, on_delete=models.CASCADE, related_name="presences", verbose_name=_("arena")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
+    channel_name = models.CharField(_("channel name"), max_length=200, unique=True)
+    opened_at = models.DateTimeField(_("opened at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("open arena page")
+        verbose_name_plural = _("open arena pages")
+        indexes = [models.Index(fields=["arena", "user"])]
+
+    def __str__(self) -> str:
+        return f"{self.arena} · {self.user}"

@@ -10,7 +10,7 @@ from django.dispatch import receiver
 from games import signals
 from games.turn_time import turn_time_rule
 
-from . import berserk, services
+from . import berserk, presence, services
 
 # A berserker's own turn time, for the table's clock.
 turn_time_rule(berserk.berserk_turn_seconds)
@@ -23,4 +23,5 @@ def deal_finished(sender: Any, deal: Any, **kwargs: Any) -> None:
 
 @receiver(signals.ticked, dispatch_uid="arena-ticked")
 def ticked(sender: Any, **kwargs: Any) -> None:
+    presence.release_closed_pages()
     services.tick()

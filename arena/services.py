@@ -23,9 +23,10 @@ from games.services import Refused, create_match, join_match, refuse_bot_account
 from games.services.common import refuse_suspended
 from matchmaking.guests import refuse_guest_rated
 
+from .abandons import ABANDONS_TO_WITHDRAW, abandoned
 from .bot_fill import bot_count, groups_with_bots
 from .entry import ratings_of, refuse_entry
-from .models import Arena, ArenaGame, ArenaPlayer
+from .models import Arena, ArenaGame, ArenaPlayer, WithdrawnFor
 from .scoring import FIRE_AFTER, game_performance, opponent_ratings, outcome_of, score
 
 # No new game starts in the arena's last minute: it could not finish in time.
@@ -86,10 +87,23 @@ def join(user: Any, arena: Arena, password: str = "") -> ArenaPlayer:
             raise already
         refuse_entry(user, locked, password)
         if entry is not None:
+            # Back from a withdrawal, whoever made it: a fresh count of abandons.
             entry.withdrawn = False
+            entry.withdrawn_for = ""
+            entry.abandons = 0
             entry.paused = False
+            entry.away_since = None
             entry.waiting_since = None
-            entry.save(update_fields=["withdrawn", "paused", "waiting_since"])
+            entry.save(
+                update_fields=[
+                    "withdrawn",
+                    "withdrawn_for",
+                    "abandons",
+                    "paused",
+                    "away_since",
+                    "waiting_since",
+                ]
+            )
         else:
             try:
                 with transaction.atomic():
@@ -117,7 +131,10 @@ def set_paused(user: Any, arena: Arena, paused: bool) -> ArenaPlayer:
             _("You are paused already.") if paused else _("You are not paused."), code="repeated"
         )
     # A wait for a bot starts again after the pause.
-    ArenaPlayer.objects.filter(pk=entry.pk).update(paused=paused, waiting_since=None)
+    # Pressed on the arena's page: the player is on it.
+    ArenaPlayer.objects.filter(pk=entry.pk).update(
+        paused=paused, waiting_since=None, away_since=None
+    )
     entry.paused = paused
     notify_arena_changed(arena.pk)
     return entry
@@ -191,7 +208,7 @@ def pair_waiting(arena: Arena, now: Any = None) -> list[int]:
         pool = [
             entry
             for entry in standings(locked)
-            .filter(paused=False, withdrawn=False, user__is_active=True)
+            .filter(paused=False, withdrawn=False, away_since=None, user__is_active=True)
             # A suspended player would be refused a seat on every tick, holding up
             # whoever the pairing put beside them.
             .exclude(user__suspended_forever=True)
@@ -335,6 +352,13 @@ def record_finish(deal: Deal) -> None:
         if result.points:
             entry.score_reached_at = now
             fields.append("score_reached_at")
+        if abandoned(deal, seat.number):
+            entry.abandons += 1
+            fields.append("abandons")
+            if entry.abandons >= ABANDONS_TO_WITHDRAW and not entry.withdrawn:
+                entry.withdrawn = True
+                entry.withdrawn_for = WithdrawnFor.ABANDONED
+                fields += ["withdrawn", "withdrawn_for"]
         entry.save(update_fields=fields)
         scored[str(seat.user_id)] = result.points
     game.scored = scored

@@ -1,6 +1,7 @@
 """The arena page's socket: it tells the page to fetch its standings again when the
 arena changes, and carries the friends' invites as the notice socket does (a page
-holds one socket).
+holds one socket).  While it is open its player is on the arena's page: closing the
+last one makes them away, not paired until they come back (``arena.presence``).
 
 Pushes are cheap: a change sends one small message to the arena's group, and each
 socket coalesces a burst of them into one refresh at most every
@@ -18,6 +19,7 @@ from friends.consumers import NoticeConsumer
 from games.socket_base import db_call
 
 from .models import Arena
+from .presence import page_closed, page_opened
 from .services import arena_group
 
 # The close code of a socket to no arena, as the site's router gives an unknown path.
@@ -48,9 +50,17 @@ class ArenaSocket(NoticeConsumer):
         await super().connect()
         if self.quota is not None:  # admitted: listen to the arena as well
             await self.join_groups(arena_group(self.arena_id))
+            # An open page keeps its player in the pairing (arena.presence).
+            await db_call(page_opened)(self.arena_id, self.user.pk, self.channel_name)
             # A change between the page's render and this join was pushed to nobody
             # (a pairing a moment after the join's redirect): fetch once now.
             await self.send(text_data=refresh_html(self.arena_id))
+
+    async def disconnect(self, code: int) -> None:
+        counted = getattr(self, "quota", None) is not None
+        await super().disconnect(code)
+        if counted:  # the last page of the arena closing makes its player away
+            await db_call(page_closed)(self.arena_id, self.user.pk, self.channel_name)
 
     async def arena_changed(self, event: dict[str, Any]) -> None:
         if self.refresh_pending:

@@ -67,3 +67,32 @@ async def test_a_socket_without_a_sign_in_is_refused():
     connected, code = await sock.open()
     assert not connected
     assert code == CLOSE_UNAUTHENTICATED
+
+
+def away_since(arena, user):
+    return services.entry_of(arena, user).away_since
+
+
+@in_own_loop
+async def test_closing_the_arena_page_makes_its_player_away_and_opening_it_brings_them_back():
+    import asyncio
+
+    arena = await db(running_arena)
+    player = await db(person)
+    await db(services.join, player, arena)
+    cookie = await db(session_cookie, player)
+    sock = Socket(f"/ws/arena/{arena.pk}/", cookie)
+    assert (await sock.open())[0]
+    await sock.drain()
+    assert await db(away_since, arena, player) is None
+    await sock.close()
+    for _ in range(50):  # the close runs after the socket's end
+        if await db(away_since, arena, player) is not None:
+            break
+        await asyncio.sleep(0.1)
+    assert await db(away_since, arena, player) is not None
+    again = Socket(f"/ws/arena/{arena.pk}/", cookie)
+    assert (await again.open())[0]
+    await again.drain()
+    assert await db(away_since, arena, player) is None
+    await again.close()
