@@ -1,26 +1,31 @@
 """A guest's games: what «Играть» looks for, the rated refusal, and the idle clean-up.
 
-The account itself is the accounts app's (``accounts.guests``); its tables, seats and
-searches are known here and below.
+A guest is an account of the accounts app (``accounts.guests``), made here when a
+visitor taps «Играть»; its tables, seats and searches are known here and below.
 """
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
 from django.db.models.functions import Coalesce, Greatest
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts.guests import too_many_accounts
 from accounts.ratelimit import count_one
 from games.models import Match, Seat
 from games.services import Refused
 from matchmaking.conf import setting
 from matchmaking.models import Game, Seek, Speed
+
+# The first names tried are four digits; past this many taken in a row, longer ones.
+NAME_TRIES = 20
 
 # A guest's «Играть»: the commonest game, unrated, a bot if nobody comes.
 GUEST_WISHES: dict[str, Any] = {
@@ -107,3 +112,34 @@ def schedule_idle_sweep() -> None:
     seconds = setting("MATCHMAKING_GUEST_SWEEP_SECONDS")
     if seconds and count_one("guest-sweep", seconds) == 1:
         transaction.on_commit(sweep_idle_guests.enqueue)
+
+
+def _guest_name(digits: int) -> str:
+    number = random.randint(10 ** (digits - 1), 10**digits - 1)
+    # The space keeps it apart from every chosen name: sign-up allows no spaces.
+    return _("Guest %(number)d") % {"number": number}
+
+
+def create_guest(ip: str, language: str) -> Any:
+    """A new guest account, in ``language``; Refused (nothing made) past the
+    per-address limit of new accounts, or when no guest name is free."""
+    refusal = too_many_accounts(ip)
+    if refusal:
+        raise Refused(refusal, 429, code="too_many_accounts")
+    User = get_user_model()
+    with translation.override(language):
+        for attempt in range(NAME_TRIES * 4):
+            name = _guest_name(4 + attempt // NAME_TRIES)
+            if User.objects.filter(username__iexact=name).exists():
+                continue
+            guest = User(username=name, is_guest=True, language=language)
+            guest.set_unusable_password()
+            try:
+                with transaction.atomic():
+                    guest.save()
+            except IntegrityError:  # another request took the name meanwhile
+                continue
+            return guest
+    raise Refused(
+        _("No guest name is free right now; please sign up instead."), 503, code="no_guest_name"
+    )

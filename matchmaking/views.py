@@ -11,7 +11,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.guests import GuestRefused, create_guest
 from accounts.ratelimit import client_ip
 from games.bot_strength import bot_choices
 from games.http import go
@@ -20,7 +19,7 @@ from games.services import Refused, refuse_table_flood
 from matchmaking import challenges, services
 from matchmaking.conf import setting
 from matchmaking.forms import SeekForm
-from matchmaking.guests import GUEST_WISHES, schedule_idle_sweep
+from matchmaking.guests import GUEST_WISHES, create_guest, schedule_idle_sweep
 from matchmaking.models import Seek
 
 
@@ -93,7 +92,7 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         try:
             guest = create_guest(client_ip(request), request.LANGUAGE_CODE)
-        except GuestRefused as refused:
+        except Refused as refused:
             messages.error(request, refused.message)
             return redirect(lobby_url())
         login(request, guest, backend="django.contrib.auth.backends.ModelBackend")

@@ -11,11 +11,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from accounts.guests import create_guest
 from games import services
 from games.models import RuleVariant
 from matchmaking import services as matchmaking
 from matchmaking.bot_accounts import turn_into_bot
+from matchmaking.guests import create_guest
 from matchmaking.models import Seek
 
 from .helpers import api_client, make_user, token_of

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from accounts.guests import create_guest
 from daily import services
 from daily.leaderboards import daily_leaders
 from daily.models import DailyEntry
 from games import services as games
 from games.models import RuleVariant
+from matchmaking.guests import create_guest
 
 pytestmark = pytest.mark.django_db
 

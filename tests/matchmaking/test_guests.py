@@ -13,7 +13,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.guests import GuestRefused, create_guest
 from daily.leaderboards import puzzle_leaders
 from games.models import Match, Seat
 from games.services import Refused, join_match
@@ -21,7 +20,7 @@ from history import services as history
 from history.boards import week_boards
 from history.models import PlayerGame, Rating, RatingClass
 from matchmaking import services
-from matchmaking.guests import GUEST_WISHES, remove_idle_guests
+from matchmaking.guests import GUEST_WISHES, create_guest, remove_idle_guests
 from matchmaking.models import Seek
 from puzzles.models import PuzzleRating
 from tests.live.conftest import Socket
@@ -91,7 +90,7 @@ def test_guests_are_limited_per_address_with_sign_ups(settings):
 def test_the_guest_service_refuses_past_the_limit_and_makes_nothing(settings):
     settings.SIGNUP_RATE_LIMIT_ACCOUNTS = 1
     create_guest("10.3.3.3", "en")
-    with pytest.raises(GuestRefused, match="Too many accounts"):
+    with pytest.raises(Refused, match="Too many accounts"):
         create_guest("10.3.3.3", "en")
     assert User.objects.filter(is_guest=True).count() == 1
 
