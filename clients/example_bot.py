@@ -1,7 +1,10 @@
 """An example bot: opens a table against the site's bot (or plays a table it sits at)
-and plays the whole game through the API, reading its seat's stream.
+and plays the whole game through the API, reading its seat's stream.  With ``--wait``
+it reads its account's event stream instead: it accepts each challenge (invite) sent
+to it and plays each game that starts, as a bot account people challenge does.
 
     python clients/example_bot.py --url http://127.0.0.1:8000 --token durak_… --level hard
+    python clients/example_bot.py --wait            # accept challenges, play them
 
 Its play is a simple rule: the cheapest card that may be played (trumps count dearer),
 "done" rather than throwing a trump in, "take" only when nothing else is legal.
@@ -12,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +80,41 @@ def play_game(client: DurakClient, match_id: int, *, log: Any = print) -> dict[s
     return last
 
 
+def serve(client: DurakClient, *, games: int | None = None, log: Any = print) -> int:
+    """Read the account's event stream: accept each invite (a challenge), play each
+    game that starts, each in a thread of its own, until ``games`` of them finished
+    (None: for as long as the stream lasts).  The number of games finished."""
+    playing: dict[int, threading.Thread] = {}
+    finished = 0
+    events = client.events()
+    try:
+        for event in events:
+            kind, match_id = event.get("type"), event.get("match_id")
+            if kind == "invite":
+                try:
+                    client.accept_invite(event["invite_id"])
+                    log(f"accepted {event['from']}'s challenge: table {match_id}")
+                except ApiError as error:  # withdrawn, expired, taken: wait for the next
+                    log(f"challenge {event['invite_id']} not taken ({error.code}: {error.message})")
+            elif kind == "game_started" and match_id not in playing:
+                thread = threading.Thread(
+                    target=play_game, args=(client, match_id), kwargs={"log": log}, daemon=True
+                )
+                playing[match_id] = thread
+                thread.start()
+            elif kind == "game_finished":
+                finished += 1
+                thread = playing.pop(match_id, None)
+                if thread is not None:
+                    thread.join(timeout=30)  # its stream ends with the game
+                log(f"table {match_id}: {event['status']}, {event['result'] or 'no result'}")
+                if games is not None and finished >= games:
+                    break
+    finally:
+        events.close()
+    return finished
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", default=os.environ.get("DURAK_URL", "http://127.0.0.1:8000"))
@@ -83,10 +122,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="hard", help="the site bot's level")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--game", type=int, help="play this table (you sit at it)")
+    parser.add_argument(
+        "--wait", action="store_true", help="accept challenges and play them (event stream)"
+    )
+    parser.add_argument("--games", type=int, help="with --wait: stop after this many games")
     args = parser.parse_args(argv)
     if not args.token:
         parser.error("give --token or set DURAK_TOKEN")
     client = DurakClient(args.url, args.token)
+    if args.wait:
+        print(f"waiting for challenges as {client.account()['username']}")
+        serve(client, games=args.games)
+        return 0
     match_id = args.game
     if match_id is None:
         match_id = client.create_table(level=args.level, players=args.players)["match_id"]
