@@ -146,6 +146,13 @@ def test_the_graph_the_chance_by_the_controls_and_the_options_agree(
             name = ("anna", "boris")[decision.seat]
             assert int(re.search(r"(\d+)%", best).group(1)) == on_graph[name], (step, best)
     expect(explained).to_be_visible()
+    # Nothing of the review pokes out of its card (the accuracy table's last column
+    # once did on a phone), and the page is no wider than the screen.
+    card = page.locator("#review").bounding_box()
+    for cell in page.locator("[data-testid=accuracy] th, [data-testid=accuracy] td").all():
+        box = cell.bounding_box()
+        assert box["x"] + box["width"] <= card["x"] + card["width"] + 0.5, cell.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     if locale.startswith("ru"):
         assert re.search("[а-я]", explained.inner_text())
         assert re.search("[а-я]", page.get_by_test_id("judgement-explained").inner_text())
