@@ -90,3 +90,10 @@ def test_a_function_level_import_counts(tmp_path):
     module = tmp_path / "module.py"
     module.write_text("def later():\n    from moderation.models import Report\n")
     assert imported_apps(module) == {"moderation"}
+
+
+def test_the_readme_lists_the_same_layers_in_the_same_order():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    sentence = readme.split("The apps form layers, lowest first:", 1)[1].split("(", 1)[0]
+    listed = [name.strip(" .\n") for name in sentence.replace("\n", " ").split(",")]
+    assert listed == LAYERS
