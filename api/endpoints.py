@@ -306,8 +306,8 @@ def game_stream(request: HttpRequest, match_id: MatchId) -> StreamingHttpRespons
         "responses": {
             200: {
                 "description": "Newline-delimited JSON: a line for each game in progress and "
-                "each waiting invite, then one a game started or finished or an invite "
-                "received; blank lines keep the connection alive.",
+                "each waiting invite, then one a game started or finished, an invite "
+                "received or one sent declined; blank lines keep the connection alive.",
                 "content": {"application/x-ndjson": {}},
             }
         }
@@ -315,8 +315,9 @@ def game_stream(request: HttpRequest, match_id: MatchId) -> StreamingHttpRespons
 )
 def event_stream(request: HttpRequest) -> StreamingHttpResponse:
     """The account's events: ``game_started`` (``match_id``, ``seat``), ``game_finished``
-    (``match_id``, ``status``, ``result``) and ``invite`` (``invite_id``, ``match_id``,
-    ``from``).  It lasts until the client closes it (or the token is revoked)."""
+    (``match_id``, ``status``, ``result``), ``invite`` (``invite_id``, ``match_id``,
+    ``from``) and ``invite_declined`` (``invite_id``, ``match_id``, ``by``): a challenge
+    or invite you sent was declined.  It lasts until the client closes it (or the token is revoked)."""
     events = AccountEvents(request.auth, request.api_token.pk)
     if not events.open():
         raise ApiError(

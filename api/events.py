@@ -1,9 +1,10 @@
-"""The account's event stream: its games starting and finishing and the invites it
-receives, as newline-delimited JSON.
+"""The account's event stream: its games starting and finishing, the invites it
+receives and the declines of those it sent, as newline-delimited JSON.
 
 On opening, a line for each game of the account in progress and each invite waiting
 for its answer; then a line each time one of its games starts (a table dealt, a
-rematch's next game) or finishes (or is aborted), and each time a friend invites it.
+rematch's next game) or finishes (or is aborted), each time a friend invites it, and
+each time an invite it sent (a challenge) is declined.
 The database stays the one source of truth: the stream compares what it holds now
 with what it has told.  Like the game stream (``api.stream``) it holds a channel of
 the channel layer recorded as an open socket of the account (``games.socket_guard``):
@@ -23,6 +24,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db.models import Max, Q
 from django.dispatch import receiver
 
 from api.models import ApiToken
@@ -89,6 +91,41 @@ def waiting_invites(user_id: int) -> list[dict[str, Any]]:
     ]
 
 
+class SentInvites:
+    """Where the invites the account sent stood when its stream opened: those waiting
+    then, and the last invite made by anyone.  A decline of one of those, or of one
+    made since, is news; one declined before the stream opened is not."""
+
+    def __init__(self, user_id: int) -> None:
+        self.user_id = user_id
+        rows = Invite.objects.filter(from_user_id=user_id, status=Invite.Status.PENDING)
+        self.waiting = set(rows.values_list("pk", flat=True))
+        self.floor = Invite.objects.aggregate(last=Max("pk"))["last"] or 0
+        self.told: set[int] = set()
+
+    def declined(self) -> list[dict[str, Any]]:
+        """A line for each decline not told yet."""
+        found = (
+            Invite.objects.filter(from_user_id=self.user_id, status=Invite.Status.DECLINED)
+            .filter(Q(pk__gt=self.floor) | Q(pk__in=self.waiting))
+            .exclude(pk__in=self.told)
+            .select_related("to_user")
+            .order_by("pk")
+        )
+        lines = [declined_line(invite) for invite in found]
+        self.told.update(line["invite_id"] for line in lines)
+        return lines
+
+
+def declined_line(invite: Invite) -> dict[str, Any]:
+    return {
+        "type": "invite_declined",
+        "invite_id": invite.pk,
+        "match_id": invite.match_id,
+        "by": invite.to_user.username,
+    }
+
+
 def token_is_live(token_id: int) -> bool:
     return ApiToken.objects.filter(
         pk=token_id, revoked_at__isnull=True, user__is_active=True
@@ -107,6 +144,7 @@ class AccountEvents:
         self.started = False
         self.playing: dict[int, int] = {}
         self.invites_told: set[int] = set()
+        self.sent: SentInvites | None = None  # read at the first look
 
     def open(self) -> bool:
         """Take a channel and count it against the account's socket cap; False past it."""
@@ -148,6 +186,10 @@ class AccountEvents:
             if invite["invite_id"] not in self.invites_told:
                 self.invites_told.add(invite["invite_id"])
                 lines.append(invite)
+        if self.sent is None:
+            self.sent = SentInvites(self.user.pk)
+        else:
+            lines += self.sent.declined()
         return lines
 
     async def wait_for_news(self) -> None:
