@@ -1,5 +1,6 @@
 """Invites and challenges through the API: challenging a player or a bot account,
-and answering an invite to a table.
+answering an invite to a table, and leaving a table before it starts (which
+withdraws a challenge).
 
 A challenge on the site is a private table made for a friend and an invite to it
 (``matchmaking.challenges``); the account's event stream tells each invite waiting
@@ -33,12 +34,14 @@ from api.seeks import valid_wishes
 from friends.models import Invite
 from friends.services import answer_invite
 from games.models import Match, Seat
+from games.services import Refused, leave_match
 from matchmaking.challenges import challenge
 
 router = Router(tags=["challenges"])
 PLAY = TokenAuth(Scope.PLAY)
 # An invite's number as the database can hold it: anything else is refused unread.
 InviteId = Annotated[int, Path(ge=1, le=2**63 - 1)]
+MatchId = Annotated[int, Path(ge=1, le=2**63 - 1)]
 
 
 class ChallengeIn(Schema):
@@ -59,6 +62,11 @@ class ChallengeOut(Schema):
     deck_size: int
     turn_seconds: int
     is_rated: bool
+
+
+class LeftOut(Schema):
+    match_id: int
+    game_status: str
 
 
 class InviteAnswerOut(Schema):
@@ -136,3 +144,19 @@ def new_challenge(request: HttpRequest, asked: ChallengeIn) -> Status:
             "is_rated": match.is_rated,
         },
     )
+
+
+@router.post("/games/{match_id}/leave", auth=PLAY, response={200: LeftOut, **ERRORS})
+def leave_table(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
+    """Leave a table before its game starts, as its page's Leave button does: its
+    creator leaving closes it (``game_status`` ``aborted``), which withdraws a challenge
+    (accepting its invite is then refused with ``expired``).  Refused with
+    ``not_found``, ``not_seated`` or ``started`` (resign instead)."""
+    try:
+        leave_match(match_id, request.auth)
+    except Refused as refused:
+        if refused.code == "not_found":  # as the API answers a missing table elsewhere
+            raise ApiError(404, refused.code, refused.message) from None
+        raise
+    status = Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
+    return {"match_id": match_id, "game_status": status or Match.Status.ABORTED}

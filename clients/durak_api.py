@@ -104,6 +104,11 @@ class DurakClient:
         ``rules``: ``mode``, ``deck_size``, ``speed``, ``is_rated`` (each optional)."""
         return self._call("POST", "/api/challenges", {"username": username, **rules})
 
+    def leave(self, match_id: int) -> dict[str, Any]:
+        """Leave a table before it starts; its creator leaving closes it (and so
+        withdraws a challenge)."""
+        return self._call("POST", f"/api/games/{int(match_id)}/leave")
+
     def seek(self, **wishes: Any) -> dict[str, Any]:
         """Look for a game as "Play now" does; ``wishes``: ``mode``, ``players``,
         ``deck_size``, ``speed``, ``is_rated``, ``allow_bots``, ``min_reliability``."""

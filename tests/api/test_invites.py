@@ -196,3 +196,31 @@ def test_the_site_still_refuses_a_bot_account_and_the_invite_then_waits_for_the_
     client.post(reverse("friends:answer", args=[invite.pk]), {"answer": "join"})
     unchanged(invite, robo)
     assert answer(token_of(robo), invite.pk, "accept").status_code == 200
+
+
+def test_the_challenger_withdraws_by_leaving_the_table_and_the_invite_expires():
+    person, robo = make_user("ann"), turn_into_bot(make_user("robo"))
+    invite = a_challenge(person, robo)
+    left = api_client(token_of(person)).post(f"/api/games/{invite.match_id}/leave")
+    assert left.status_code == 200, left.content
+    assert left.json() == {"match_id": invite.match_id, "game_status": "aborted"}
+    assert Match.objects.get(pk=invite.match_id).status == Match.Status.ABORTED
+    answered = answer(token_of(robo), invite.pk, "accept")
+    assert answered.json()["code"] == "expired"
+    unchanged(invite, robo)
+
+
+def test_leaving_is_refused_for_a_table_not_yours_one_started_or_none():
+    ann, bob, eve = make_user("ann"), make_user("bob"), make_user("eve")
+    invite = a_challenge(ann, bob)
+    leave = f"/api/games/{invite.match_id}/leave"
+    refused = api_client(token_of(eve)).post(leave)
+    assert (refused.status_code, refused.json()["code"]) == (400, "not_seated")
+    assert answer(token_of(bob), invite.pk, "accept").status_code == 200
+    refused = api_client(token_of(ann)).post(leave)
+    assert (refused.status_code, refused.json()["code"]) == (400, "started")
+    assert Match.objects.get(pk=invite.match_id).status == Match.Status.PLAYING
+    missing = api_client(token_of(ann)).post("/api/games/987654/leave")
+    assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
+    assert api_client(token_of(ann)).post("/api/games/0/leave").status_code == 422
+    assert api_client(token_of(ann, ("read",))).post(leave).status_code == 403
