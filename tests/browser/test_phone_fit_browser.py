@@ -181,7 +181,9 @@ def lowest(states: list[dict]) -> float:
 TABLES = {
     "2-seats": two_seats,
     "4-seats": lambda p: many_seats(p, 4),
+    "5-seats": lambda p: many_seats(p, 5),
     "6-seats": lambda p: many_seats(p, 6),
+    "7-seats": lambda p: many_seats(p, 7),
     "8-seats": lambda p: many_seats(p, 8),
     "3x3-teams": three_by_three,
 }
