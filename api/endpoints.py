@@ -21,6 +21,7 @@ from api.auth import TokenAuth
 from api.challenges import router as challenges
 from api.errors import ERRORS, ApiError, install_error_handlers
 from api.events import AccountEvents
+from api.friendships import router as friendships
 from api.models import Scope
 from api.seeks import router as seeks
 from api.stream import SeatStream, seat_number
@@ -45,6 +46,7 @@ api = NinjaAPI(
 install_error_handlers(api)
 api.add_router("/", challenges)
 api.add_router("/", seeks)
+api.add_router("/", friendships)
 
 READ, PLAY, BOT = TokenAuth(Scope.READ), TokenAuth(Scope.PLAY), TokenAuth(Scope.BOT)
 GAMES_PER_PAGE = 20

@@ -1,10 +1,12 @@
-"""The account's event stream: its games starting and finishing, the invites it
-receives and the declines of those it sent, as newline-delimited JSON.
+"""The account's event stream: its games starting and finishing, the invites and
+friend requests it receives and the declines of invites it sent, as newline-delimited
+JSON.
 
-On opening, a line for each game of the account in progress and each invite waiting
-for its answer; then a line each time one of its games starts (a table dealt, a
-rematch's next game) or finishes (or is aborted), each time a friend invites it, and
-each time an invite it sent (a challenge) is declined.
+On opening, a line for each game of the account in progress and each invite and
+friend request waiting for its answer; then a line each time one of its games starts
+(a table dealt, a rematch's next game) or finishes (or is aborted), each time a friend
+invites it or a player asks to be its friend, and each time an invite it sent (a
+challenge) is declined.
 The database stays the one source of truth: the stream compares what it holds now
 with what it has told.  Like the game stream (``api.stream``) it holds a channel of
 the channel layer recorded as an open socket of the account (``games.socket_guard``):
@@ -29,7 +31,7 @@ from django.dispatch import receiver
 
 from api.models import ApiToken
 from api.stream import KEEPALIVE_SECONDS, POLL_SECONDS, START_WITHIN_SECONDS, ndjson_line
-from friends.models import Invite
+from friends.models import Friendship, Invite
 from games.models import Match, Seat
 from games.services.common import send_to_channels
 from games.signals import seats_changed
@@ -91,6 +93,19 @@ def waiting_invites(user_id: int) -> list[dict[str, Any]]:
     ]
 
 
+def friend_requests(user_id: int) -> list[dict[str, Any]]:
+    """The friend requests to the account waiting for an answer."""
+    rows = (
+        Friendship.objects.filter(to_user_id=user_id, accepted_at__isnull=True)
+        .select_related("from_user")
+        .order_by("pk")
+    )
+    return [
+        {"type": "friend_request", "request_id": row.pk, "from": row.from_user.username}
+        for row in rows
+    ]
+
+
 class SentInvites:
     """Where the invites the account sent stood when its stream opened: those waiting
     then, and the last invite made by anyone.  A decline of one of those, or of one
@@ -144,6 +159,7 @@ class AccountEvents:
         self.started = False
         self.playing: dict[int, int] = {}
         self.invites_told: set[int] = set()
+        self.requests_told: set[int] = set()
         self.sent: SentInvites | None = None  # read at the first look
 
     def open(self) -> bool:
@@ -186,6 +202,10 @@ class AccountEvents:
             if invite["invite_id"] not in self.invites_told:
                 self.invites_told.add(invite["invite_id"])
                 lines.append(invite)
+        for asked in friend_requests(self.user.pk):
+            if asked["request_id"] not in self.requests_told:
+                self.requests_told.add(asked["request_id"])
+                lines.append(asked)
         if self.sent is None:
             self.sent = SentInvites(self.user.pk)
         else:

@@ -99,6 +99,11 @@ class DurakClient:
     def decline_invite(self, invite_id: int) -> dict[str, Any]:
         return self._call("POST", f"/api/invites/{int(invite_id)}/decline")
 
+    def befriend(self, username: str) -> dict[str, Any]:
+        """Ask a player to be friends, or accept their request (a ``friend_request``
+        of the event stream); ``friends`` in the answer says which."""
+        return self._call("POST", f"/api/friends/{urllib.request.quote(username)}")
+
     def challenge(self, username: str, **rules: Any) -> dict[str, Any]:
         """Challenge a friend (a person or a bot account) to a private table for two;
         ``rules``: ``mode``, ``deck_size``, ``speed``, ``is_rated`` (each optional)."""

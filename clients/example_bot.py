@@ -1,7 +1,8 @@
 """An example bot: opens a table against the site's bot (or plays a table it sits at)
 and plays the whole game through the API, reading its seat's stream.  With ``--wait``
-it reads its account's event stream instead: it accepts each challenge (invite) sent
-to it and plays each game that starts, as a bot account people challenge does.
+it reads its account's event stream instead: it takes each friend request (only a
+friend may challenge it), accepts each challenge (invite) sent to it and plays each
+game that starts, as a bot account people challenge does.
 
     python clients/example_bot.py --url http://127.0.0.1:8000 --token durak_… --level hard
     python clients/example_bot.py --wait            # accept challenges, play them
@@ -81,8 +82,8 @@ def play_game(client: DurakClient, match_id: int, *, log: Any = print) -> dict[s
 
 
 def serve(client: DurakClient, *, games: int | None = None, log: Any = print) -> int:
-    """Read the account's event stream: accept each invite (a challenge), play each
-    game that starts, each in a thread of its own, until ``games`` of them finished
+    """Read the account's event stream: take each friend request, accept each invite
+    (a challenge), play each game that starts, each in a thread of its own, until ``games`` of them finished
     (None: for as long as the stream lasts).  The number of games finished."""
     playing: dict[int, threading.Thread] = {}
     finished = 0
@@ -90,7 +91,13 @@ def serve(client: DurakClient, *, games: int | None = None, log: Any = print) ->
     try:
         for event in events:
             kind, match_id = event.get("type"), event.get("match_id")
-            if kind == "invite":
+            if kind == "friend_request":
+                try:
+                    client.befriend(event["from"])
+                    log(f"friends with {event['from']}")
+                except ApiError as error:
+                    log(f"friend request of {event['from']} not taken ({error.code})")
+            elif kind == "invite":
                 try:
                     client.accept_invite(event["invite_id"])
                     log(f"accepted {event['from']}'s challenge: table {match_id}")
