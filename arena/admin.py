@@ -1,6 +1,7 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
-from .models import Arena, ArenaGame, ArenaPlayer
+from .models import Arena, ArenaGame, ArenaPlayer, ArenaSchedule
 
 
 class ArenaPlayerInline(admin.TabularInline):
@@ -53,10 +54,11 @@ class ArenaAdmin(admin.ModelAdmin):
         "bot_wait_seconds",
         "bot_level",
         "status",
+        "schedule",
         "created_by",
     )
     # The ticker moves an arena from scheduled to running to finished.
-    readonly_fields = ("status", "created_by")
+    readonly_fields = ("status", "schedule", "created_by")
     inlines = [ArenaPlayerInline]
 
     def save_model(self, request, obj, form, change) -> None:
@@ -74,3 +76,54 @@ class ArenaGameAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         # Arena games are made by the pairing, never by hand.
         return False
+
+
+@admin.register(ArenaSchedule)
+class ArenaScheduleAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "variant",
+        "every_hours",
+        "daily_at",
+        "time_zone",
+        "active",
+        "last_start",
+    )
+    list_filter = ("active", "variant")
+    fieldsets = (
+        (
+            None,
+            {
+                "fields": (
+                    "name",
+                    "variant",
+                    "players_per_table",
+                    "turn_seconds",
+                    "minutes",
+                    "is_rated",
+                    "min_rating",
+                    "min_rated_games",
+                    "password",
+                    "bots_allowed",
+                    "bot_wait_seconds",
+                    "bot_level",
+                )
+            },
+        ),
+        (
+            _("Recurrence"),
+            {
+                "fields": (
+                    "every_hours",
+                    "daily_at",
+                    "time_zone",
+                    "first_start",
+                    "lead_minutes",
+                    "active",
+                    "last_start",
+                )
+            },
+        ),
+    )
+    # The ticker writes it as it makes each arena.
+    readonly_fields = ("last_start",)

@@ -91,6 +91,15 @@ class Arena(models.Model):
         related_name="+",
         verbose_name=_("created by"),
     )
+    # The recurring schedule that made the arena (arena.schedules), if one did.
+    schedule = models.ForeignKey(
+        "ArenaSchedule",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="arenas",
+        verbose_name=_("schedule"),
+    )
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True
     )
@@ -101,6 +110,10 @@ class Arena(models.Model):
         ordering = ["starts_at"]
         verbose_name = _("arena")
         verbose_name_plural = _("arenas")
+        constraints = [
+            # A schedule's start makes one arena, however many tickers see it due.
+            models.UniqueConstraint(fields=["schedule", "starts_at"], name="one_arena_per_start"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -230,3 +243,101 @@ class ArenaPresence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.arena} · {self.user}"
+
+
+def validate_time_zone(name: str) -> None:
+    """A time zone the site knows by its IANA name (Europe/Moscow, UTC, ...)."""
+    from zoneinfo import available_timezones
+
+    if name not in available_timezones():
+        raise ValidationError(_("Unknown time zone: %(name)s."), params={"name": name})
+
+
+class ArenaSchedule(models.Model):
+    """A recurring arena (``arena.schedules``): the ticker makes each next arena of it
+    ``lead_minutes`` before its start, with the fields below copied onto it."""
+
+    name = models.CharField(_("name"), max_length=80)
+    variant = models.ForeignKey(
+        "games.RuleVariant",
+        on_delete=models.PROTECT,
+        related_name="arena_schedules",
+        verbose_name=_("variant"),
+    )
+    players_per_table = models.PositiveSmallIntegerField(
+        _("players at a table"),
+        default=2,
+        validators=[MinValueValidator(2), MaxValueValidator(6)],
+    )
+    turn_seconds = models.PositiveSmallIntegerField(
+        _("seconds a turn"), default=20, validators=[MinValueValidator(5)]
+    )
+    minutes = models.PositiveSmallIntegerField(
+        _("minutes"), default=30, validators=[MinValueValidator(5), MaxValueValidator(24 * 60)]
+    )
+    is_rated = models.BooleanField(_("rated"), default=False)
+    min_rating = models.PositiveSmallIntegerField(_("least rating"), null=True, blank=True)
+    min_rated_games = models.PositiveSmallIntegerField(_("least rated games"), default=0)
+    password = models.CharField(_("password"), max_length=64, blank=True)
+    bots_allowed = models.BooleanField(_("bots fill a wait"), default=False)
+    bot_wait_seconds = models.PositiveSmallIntegerField(
+        _("seconds before a bot"),
+        default=30,
+        validators=[MinValueValidator(5), MaxValueValidator(600)],
+    )
+    bot_level = models.CharField(
+        _("bots' level"), max_length=10, choices=BotLevel.choices, default=BotLevel.MEDIUM
+    )
+    # The recurrence: every N hours from ``first_start``, or daily at a time of a zone.
+    every_hours = models.PositiveSmallIntegerField(
+        _("every N hours"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(24 * 7)],
+        help_text=_("An arena every this many hours, counted from the first start."),
+    )
+    daily_at = models.TimeField(
+        _("daily at"),
+        null=True,
+        blank=True,
+        help_text=_("An arena every day at this time of the time zone below."),
+    )
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default="Europe/Moscow",
+        validators=[validate_time_zone],
+        help_text=_("For the daily time, e.g. Europe/Moscow."),
+    )
+    first_start = models.DateTimeField(
+        _("first start"),
+        help_text=_("No arena of the schedule starts before this; every N hours counts from it."),
+    )
+    lead_minutes = models.PositiveSmallIntegerField(
+        _("made minutes ahead"),
+        default=60,
+        validators=[MinValueValidator(1), MaxValueValidator(7 * 24 * 60)],
+        help_text=_("How long before its start each arena appears on the list."),
+    )
+    active = models.BooleanField(_("active"), default=True)
+    # The start of the last arena made: the next one is the first start after it.
+    last_start = models.DateTimeField(_("last arena made for"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("arena schedule")
+        verbose_name_plural = _("arena schedules")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if (self.every_hours is None) == (self.daily_at is None):
+            raise ValidationError(
+                _("Set either every N hours or a daily time, not both and not neither.")
+            )
+        variant = getattr(self, "variant", None)
+        if variant is not None and not (
+            variant.min_players <= self.players_per_table <= variant.max_players
+        ):
+            raise ValidationError({"players_per_table": variant.players_rule()})

@@ -1,5 +1,5 @@
-"""What the arena does on the games app's news: score a game as it ends, and start,
-pair and end arenas on each tick."""
+"""What the arena does on the games app's news: score a game as it ends, and make
+scheduled arenas, start, pair and end arenas on each tick."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.dispatch import receiver
 from games import signals
 from games.turn_time import turn_time_rule
 
-from . import berserk, presence, services
+from . import berserk, presence, schedules, services
 
 # A berserker's own turn time, for the table's clock.
 turn_time_rule(berserk.berserk_turn_seconds)
@@ -24,4 +24,5 @@ def deal_finished(sender: Any, deal: Any, **kwargs: Any) -> None:
 @receiver(signals.ticked, dispatch_uid="arena-ticked")
 def ticked(sender: Any, **kwargs: Any) -> None:
     presence.release_closed_pages()
+    schedules.make_due_arenas()
     services.tick()

@@ -1,0 +1,100 @@
+"""Recurring arenas: each active ``ArenaSchedule`` makes its next arena on the ticker,
+``lead_minutes`` before the arena starts (docs/tournaments.md).
+
+Exactly once across processes: the schedule's row is locked with ``skip_locked`` as
+the pairing locks an arena's, so one ticker makes the arena while the others pass the
+schedule by; the unique (schedule, start) of ``Arena`` refuses a second arena for the
+same start even where the database takes no row locks.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from .models import Arena, ArenaSchedule
+from .services import notify_arena_changed
+
+# What a schedule copies onto each arena it makes.
+COPIED_FIELDS = (
+    "name",
+    "variant_id",
+    "players_per_table",
+    "turn_seconds",
+    "minutes",
+    "is_rated",
+    "min_rating",
+    "min_rated_games",
+    "password",
+    "bots_allowed",
+    "bot_wait_seconds",
+    "bot_level",
+)
+# A ticker that was down long makes no more than this many arenas of a schedule at once.
+MOST_MADE_A_TICK = 24
+
+
+def next_start(schedule: ArenaSchedule, after: datetime) -> datetime:
+    """The schedule's first start strictly after ``after`` (and not before its first)."""
+    if after < schedule.first_start:
+        after = schedule.first_start - timedelta(microseconds=1)
+    if schedule.every_hours:
+        step = timedelta(hours=schedule.every_hours)
+        steps = (after - schedule.first_start) // step + 1
+        return schedule.first_start + steps * step
+    zone = ZoneInfo(schedule.time_zone)
+    day = after.astimezone(zone).date()
+    while True:
+        # Built in the zone, so 20:00 Moscow stays 20:00 there whatever UTC says.
+        start = datetime.combine(day, schedule.daily_at, tzinfo=zone)
+        if start > after:
+            return start
+        day += timedelta(days=1)
+
+
+def make_due_arenas(now: datetime | None = None) -> list[int]:
+    """Make the next arena of every active schedule whose start is within its lead;
+    the ids of the arenas made.  A start already past is skipped, never made late."""
+    now = now or timezone.now()
+    made: list[int] = []
+    for schedule_id in ArenaSchedule.objects.filter(active=True).values_list("pk", flat=True):
+        made += _make_for(schedule_id, now)
+    return made
+
+
+def _make_for(schedule_id: int, now: datetime) -> list[int]:
+    made: list[int] = []
+    with transaction.atomic():
+        schedule = (
+            ArenaSchedule.objects.select_for_update(skip_locked=True)
+            .filter(pk=schedule_id, active=True)
+            .first()
+        )
+        if schedule is None:  # another ticker holds it, or it was turned off
+            return made
+        after = max(schedule.last_start or now, now)
+        for _ in range(MOST_MADE_A_TICK):
+            start = next_start(schedule, after)
+            if start - timedelta(minutes=schedule.lead_minutes) > now:
+                break
+            arena_id = _arena_for(schedule, start)
+            if arena_id is not None:
+                made.append(arena_id)
+                notify_arena_changed(arena_id)
+            schedule.last_start = after = start
+        ArenaSchedule.objects.filter(pk=schedule.pk).update(last_start=schedule.last_start)
+    return made
+
+
+def _arena_for(schedule: ArenaSchedule, start: datetime) -> int | None:
+    """Make the arena of ``start``; None when one exists already for it."""
+    fields = {name: getattr(schedule, name) for name in COPIED_FIELDS}
+    try:
+        with transaction.atomic():
+            arena = Arena.objects.create(schedule=schedule, starts_at=start, **fields)
+    except IntegrityError:
+        return None
+    return arena.pk
