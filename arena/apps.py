@@ -8,4 +8,4 @@ class ArenaConfig(AppConfig):
     verbose_name = _("Arena tournaments")
 
     def ready(self) -> None:
-        from arena import receivers  # noqa: F401
+        from arena import profile, receivers  # noqa: F401
