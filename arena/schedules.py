@@ -60,9 +60,19 @@ def make_due_arenas(now: datetime | None = None) -> list[int]:
     the ids of the arenas made.  A start already past is skipped, never made late."""
     now = now or timezone.now()
     made: list[int] = []
-    for schedule_id in ArenaSchedule.objects.filter(active=True).values_list("pk", flat=True):
-        made += _make_for(schedule_id, now)
+    for schedule in ArenaSchedule.objects.filter(active=True):
+        # Read without a lock first: most ticks find nothing due and write nothing.
+        if _due_start(schedule, now) is not None:
+            made += _make_for(schedule.pk, now)
     return made
+
+
+def _due_start(schedule: ArenaSchedule, now: datetime) -> datetime | None:
+    """The schedule's next start if its arena is due to be made by ``now``."""
+    start = next_start(schedule, max(schedule.last_start or now, now))
+    if start - timedelta(minutes=schedule.lead_minutes) > now:
+        return None
+    return start
 
 
 def _make_for(schedule_id: int, now: datetime) -> list[int]:
@@ -75,16 +85,15 @@ def _make_for(schedule_id: int, now: datetime) -> list[int]:
         )
         if schedule is None:  # another ticker holds it, or it was turned off
             return made
-        after = max(schedule.last_start or now, now)
         for _ in range(MOST_MADE_A_TICK):
-            start = next_start(schedule, after)
-            if start - timedelta(minutes=schedule.lead_minutes) > now:
+            start = _due_start(schedule, now)
+            if start is None:
                 break
             arena_id = _arena_for(schedule, start)
             if arena_id is not None:
                 made.append(arena_id)
                 notify_arena_changed(arena_id)
-            schedule.last_start = after = start
+            schedule.last_start = start
         ArenaSchedule.objects.filter(pk=schedule.pk).update(last_start=schedule.last_start)
     return made
 

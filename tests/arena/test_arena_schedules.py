@@ -79,6 +79,16 @@ def test_an_hourly_arena_is_made_every_hour_from_the_first_start():
     assert [Arena.objects.get(pk=pk).starts_at for pk in second] == [at(2026, 12, 1, 14, 0)]
 
 
+def test_a_lead_longer_than_the_interval_makes_each_start_within_it_once():
+    schedule(daily_at=None, every_hours=1, first_start=at(2026, 12, 1, 12, 0), lead_minutes=150)
+    made = schedules.make_due_arenas(at(2026, 12, 1, 12, 30))
+    starts = [at(2026, 12, 1, hour, 0) for hour in (13, 14, 15)]
+    assert [Arena.objects.get(pk=pk).starts_at for pk in made] == starts
+    assert schedules.make_due_arenas(at(2026, 12, 1, 13, 29)) == []
+    later = schedules.make_due_arenas(at(2026, 12, 1, 13, 30))
+    assert [Arena.objects.get(pk=pk).starts_at for pk in later] == [at(2026, 12, 1, 16, 0)]
+
+
 def test_nothing_is_made_before_the_first_start_nor_for_a_start_already_past():
     hourly = schedule(daily_at=None, every_hours=2, first_start=at(2026, 12, 5, 10, 0))
     assert schedules.make_due_arenas(at(2026, 12, 1, 10, 0)) == []
