@@ -1,7 +1,8 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from .models import Arena, ArenaGame, ArenaPlayer, ArenaSchedule
+from .chat import hide_arena_chat
+from .models import Arena, ArenaChatMessage, ArenaGame, ArenaPlayer, ArenaSchedule
 
 
 class ArenaPlayerInline(admin.TabularInline):
@@ -127,3 +128,20 @@ class ArenaScheduleAdmin(admin.ModelAdmin):
     )
     # The ticker writes it as it makes each arena.
     readonly_fields = ("last_start",)
+
+
+@admin.register(ArenaChatMessage)
+class ArenaChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "arena", "user", "text", "is_hidden")
+    list_filter = ("is_hidden", "arena")
+    search_fields = ("user__username", "text")
+    readonly_fields = ("arena", "user", "text", "created_at", "is_hidden", "hidden_by", "hidden_at")
+    actions = ["hide_lines"]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # lines are said on the arena's page
+
+    @admin.action(description=_("Hide the selected lines"))
+    def hide_lines(self, request, queryset) -> None:
+        hidden = hide_arena_chat(list(queryset.values_list("pk", flat=True)), request.user)
+        self.message_user(request, _("Lines hidden: %(count)d.") % {"count": hidden})

@@ -341,3 +341,37 @@ class ArenaSchedule(models.Model):
             variant.min_players <= self.players_per_table <= variant.max_players
         ):
             raise ValidationError({"players_per_table": variant.players_rule()})
+
+
+class ArenaChatMessage(models.Model):
+    """A line said in an arena's chat (``arena.chat``), under the table chat's rules."""
+
+    arena = models.ForeignKey(
+        Arena, on_delete=models.CASCADE, related_name="chat_messages", verbose_name=_("arena")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="arena_chat_messages",
+        verbose_name=_("user"),
+    )
+    text = models.CharField(_("text"), max_length=300)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+    is_hidden = models.BooleanField(_("hidden"), default=False)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("hidden by"),
+    )
+    hidden_at = models.DateTimeField(_("hidden at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        verbose_name = _("arena chat message")
+        verbose_name_plural = _("arena chat messages")
+
+    def __str__(self) -> str:
+        return f"{self.arena} · {self.user}: {self.text[:40]}"

@@ -14,10 +14,17 @@ import asyncio
 from typing import Any
 
 from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from friends.consumers import NoticeConsumer
+from games.conf import setting
+from games.services import Refused
 from games.socket_base import db_call
+from games.socket_guard import FrameRefused, parse_frame
+from games.throttle import TokenBucket
 
+from .chat import post_arena_chat
 from .models import Arena
 from .presence import page_closed, page_opened
 from .services import arena_group
@@ -37,10 +44,32 @@ def refresh_html(arena_id: int) -> str:
     )
 
 
+def chat_line_html(username: str, text: str) -> str:
+    """A chat line, appended to the page's chat (the same markup the page renders)."""
+    return format_html(
+        '<div id="arena-chat-lines" hx-swap-oob="beforeend">'
+        '<p class="arena-chat-line"><b>{}</b> {}</p></div>',
+        username,
+        text,
+    )
+
+
+def chat_error_html(message: str) -> str:
+    """The refusal of the last line sent, or an empty one that clears it."""
+    return format_html(
+        '<p id="arena-chat-error" class="arena-chat-error" role="alert" hx-swap-oob="true"'
+        ' data-testid="arena-chat-error">{}</p>',
+        message,
+    )
+
+
 class ArenaSocket(NoticeConsumer):
-    """``/ws/arena/<id>/``: "arena.changed" pushes, throttled per socket."""
+    """``/ws/arena/<id>/``: "arena.changed" pushes, throttled per socket, and the
+    arena's chat: a "chat" frame says a line (``arena.chat``), "arena.chat" pushes
+    each line said to every page of the arena."""
 
     refresh_pending = False
+    frames: TokenBucket | None = None
 
     async def connect(self) -> None:
         self.arena_id = int(self.scope["url_route"]["kwargs"]["arena_id"])
@@ -61,6 +90,34 @@ class ArenaSocket(NoticeConsumer):
         await super().disconnect(code)
         if counted:  # the last page of the arena closing makes its player away
             await db_call(page_closed)(self.arena_id, self.user.pk, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if getattr(self, "quota", None) is None:
+            return
+        if self.frames is None:
+            self.frames = TokenBucket(*setting("GAMES_FRAME_RATE"))
+        if not self.frames.allow():
+            await self.send(
+                text_data=chat_error_html(_("You are sending messages too fast; wait a moment."))
+            )
+            return
+        try:
+            data = parse_frame(text_data)
+        except FrameRefused as refused:
+            await self.send(text_data=chat_error_html(refused.message))
+            return
+        if data["type"] != "chat":
+            await self.send(text_data=chat_error_html(_("Unknown message type.")))
+            return
+        try:
+            await db_call(post_arena_chat)(self.arena_id, self.user, data.get("text"))
+        except Refused as refused:
+            await self.send(text_data=chat_error_html(refused.message))
+            return
+        await self.send(text_data=chat_error_html(""))  # the last refusal is gone
+
+    async def arena_chat(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=chat_line_html(event["user"], event["text"]))
 
     async def arena_changed(self, event: dict[str, Any]) -> None:
         if self.refresh_pending:

@@ -14,12 +14,14 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from games.conf import setting
 from games.http import go
 from games.links import table_url
 from games.services import Refused
 
 from . import services
 from .berserk import go_berserk
+from .chat import visible_arena_chat
 from .entry import conditions_of
 from .models import Arena, ArenaPlayer
 
@@ -72,6 +74,8 @@ def _rank_of(arena: Arena, entry: ArenaPlayer) -> int:
 def _page(request: HttpRequest, arena: Arena, *, error: str = "", status: int = 200):
     context = _standings_context(arena, request.user)
     context["error"] = error
+    context["chat_lines"] = visible_arena_chat(arena)
+    context["chat_limit"] = setting("GAMES_CHAT_MAX_LENGTH")
     return render(request, "arena/arena.html", context, status=status)
 
 

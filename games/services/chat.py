@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
-from datetime import timedelta
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -33,25 +33,17 @@ def post_chat(match_id: int, user: Any, text: Any, phrase: Any = None) -> ChatMe
             raise Refused(_("There is no such quick phrase."), code="unknown_phrase")
         text = ""
     else:
-        text = _checked_text(text)
+        text = checked_chat_text(text)
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise Refused(_("There is no such table."), code="not_found")
     seated = Seat.objects.filter(match=match, user=user).exists()
     if not seated and match.is_private:
         raise Refused(_("You cannot chat at this table."), code="private")
-    count, seconds = setting("GAMES_CHAT_RATE")
     with transaction.atomic():
-        # The user's row lock makes count-then-insert one step: parallel sockets of one
-        # user queue here instead of all counting the same few messages.
-        current = get_user_model().objects.select_for_update().get(pk=user.pk)
-        if current.is_muted:
-            raise Refused(mute_notice(current), code="muted")
-        recent = ChatMessage.objects.filter(
-            user=current, created_at__gte=timezone.now() - timedelta(seconds=seconds)
-        ).count()
-        if recent >= count:
-            raise Refused(_("You are sending messages too fast; wait a moment."), code="rate")
+        current = lock_chatter(
+            user, lambda who, since: ChatMessage.objects.filter(user=who, created_at__gte=since)
+        )
         channel = ChatMessage.Channel.PLAYERS if seated else ChatMessage.Channel.SPECTATORS
         message = ChatMessage.objects.create(
             match=match, user=current, channel=channel, text=text, phrase=phrase or ""
@@ -60,7 +52,25 @@ def post_chat(match_id: int, user: Any, text: Any, phrase: Any = None) -> ChatMe
     return message
 
 
-def _checked_text(text: Any) -> str:
+def lock_chatter(user: Any, lines_since: Callable[[Any, datetime], Any]) -> Any:
+    """The chatting ``user`` as stored, their row locked; Refused for a muted user or one
+    over the chat rate (``GAMES_CHAT_RATE``) in the chat at hand, whose lines of a user
+    since a moment ``lines_since`` gives (a queryset).  Call inside a transaction.
+
+    The row lock makes count-then-insert one step: parallel sockets of one user queue
+    here instead of all counting the same few messages.  Every chat of the site (the
+    table's, the arena's) asks here, so the rules are one.
+    """
+    count, seconds = setting("GAMES_CHAT_RATE")
+    current = get_user_model().objects.select_for_update().get(pk=user.pk)
+    if current.is_muted:
+        raise Refused(mute_notice(current), code="muted")
+    if lines_since(current, timezone.now() - timedelta(seconds=seconds)).count() >= count:
+        raise Refused(_("You are sending messages too fast; wait a moment."), code="rate")
+    return current
+
+
+def checked_chat_text(text: Any) -> str:
     """A person's chat text with its spaces tidied, or Refused saying what is wrong."""
     if not isinstance(text, str) or not text.strip():
         raise Refused(_("Write a message first."), code="empty")
