@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.ratelimit import client_ip
 from arena.berserk import berserk_offered
+from arena.lobby import lobby_arenas
 from friends import services as friends
 from friends.blocks import tables_hidden_from
 from games.models import Match, RuleVariant, Seat
@@ -190,6 +191,8 @@ def lobby(
         "form": form,
         "house_form": house or _house_form(form),
         "counts": matchmaking.lobby_counts(),
+        # The arenas running and the next ones, in one query.
+        "lobby_arenas": lobby_arenas(),
     }
     if request.user.is_authenticated:
         context.update(lobby_context(request.user))

@@ -24,6 +24,8 @@ pytestmark = [
 JOIN = {"ru": "Участвовать", "en": "Join the arena"}
 WITHDRAW = {"ru": "Выйти из турнира", "en": "Withdraw"}
 TO_TABLE = {"ru": "К вашему столу", "en": "Go to your table"}
+# In the lobby before each joins: the Russian player comes first.
+JOINED_BEFORE = {"ru": "0 участников", "en": "1 player joined"}
 
 
 def test_two_players_join_are_paired_and_see_their_table(live_server_url, browser):
@@ -33,6 +35,13 @@ def test_two_players_join_are_paired_and_see_their_table(live_server_url, browse
     for lang, (user, device) in people.items():
         page = signed_in_page(browser, live_server_url, user, lang, {"viewport": device})
         page.goto(live_server_url + "/")
+        # The lobby's panel names the running arena and who joined it (the Russian
+        # player joins first), and on a phone it stays within the screen.
+        arena_row = page.get_by_test_id("lobby-arenas").locator(f'li[data-arena="{arena.pk}"]')
+        assert arena_row.get_by_role("link", name="Вечерний турнир").is_visible()
+        assert JOINED_BEFORE[lang] in arena_row.inner_text()
+        box = arena_row.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= device["width"]
         page.locator(".lobby-arena a").click()
         page.wait_for_url("**/arena/")
         page.get_by_role("link", name="Вечерний турнир").click()
