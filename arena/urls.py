@@ -6,6 +6,7 @@ app_name = "arena"
 
 urlpatterns = [
     path("arena/", views.arena_list, name="list"),
+    path("arena/new/", views.create, name="create"),
     path("arena/<int:pk>/", views.arena_page, name="detail"),
     path("arena/<int:pk>/standings/", views.standings_part, name="standings"),
     path("arena/<int:pk>/join/", views.join, name="join"),

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.ratelimit import client_ip
 from games.conf import setting
 from games.http import go
 from games.links import table_url
@@ -24,6 +25,7 @@ from .berserk import go_berserk
 from .chat import visible_arena_chat
 from .entry import conditions_of
 from .models import Arena, ArenaPlayer
+from .player_arenas import PlayerArenaForm, create_player_arena
 
 TOP_ROWS = 20
 FINISHED_LISTED = 20
@@ -31,15 +33,37 @@ FINISHED_LISTED = 20
 
 @require_GET
 def arena_list(request: HttpRequest) -> HttpResponse:
+    return _list_page(request, PlayerArenaForm())
+
+
+def _list_page(
+    request: HttpRequest, form: PlayerArenaForm, *, error: str = "", status: int = 200
+) -> HttpResponse:
     arenas = Arena.objects.select_related("variant")
     context = {
+        "form": form,
+        "error": error,
         "running": arenas.filter(status=Arena.Status.RUNNING),
         "upcoming": arenas.filter(status=Arena.Status.SCHEDULED),
         "finished": arenas.filter(status=Arena.Status.FINISHED).order_by("-starts_at")[
             :FINISHED_LISTED
         ],
     }
-    return render(request, "arena/list.html", context)
+    return render(request, "arena/list.html", context, status=status)
+
+
+@login_required
+@require_POST
+def create(request: HttpRequest) -> HttpResponse:
+    """The arenas page's form: a player's own arena, or the form again saying why not."""
+    form = PlayerArenaForm(request.POST)
+    if not form.is_valid():
+        return _list_page(request, form, status=400)
+    try:
+        arena = create_player_arena(request.user, client_ip(request), form.cleaned_data)
+    except Refused as refusal:
+        return _list_page(request, form, error=refusal.message, status=refusal.status)
+    return redirect("arena:detail", pk=arena.pk)
 
 
 def _standings_context(arena: Arena, user: Any) -> dict[str, Any]:

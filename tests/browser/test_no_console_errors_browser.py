@@ -62,6 +62,7 @@ NOT_PAGES = {
     "puzzles:attempt",
     "daily:play",
     "arena:join",
+    "arena:create",  # the arenas page's form posts here
     "arena:pause",
     "arena:resume",
     "arena:withdraw",
