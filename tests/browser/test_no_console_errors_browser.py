@@ -87,6 +87,13 @@ NOT_PAGES = {
     "api_v1:new_table",
     "api_v1:game_stream",
     "api_v1:event_stream",
+    "api_v1:accept_invite",
+    "api_v1:decline_invite",
+    "api_v1:new_challenge",
+    "api_v1:new_seek",
+    "api_v1:end_seek",
+    "api_v1:leave_table",
+    "api_v1:befriend",
 }
 
 
