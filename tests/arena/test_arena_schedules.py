@@ -214,3 +214,13 @@ def test_an_admin_schedules_a_daily_arena_and_a_bad_recurrence_is_refused():
     assert response.status_code == 302, response.content.decode()[:2000]
     made = schedules.make_due_arenas(at(2026, 12, 1, 16, 0))
     assert [Arena.objects.get(pk=pk).starts_at for pk in made] == [at(2026, 12, 1, 17, 0)]
+
+
+def test_arenas_made_by_hand_may_share_a_start():
+    # The one-arena-per-start rule binds a schedule's arenas only.
+    start = at(2026, 12, 1, 17, 0)
+    for name in ("A", "B"):
+        Arena.objects.create(
+            name=name, variant=RuleVariant.objects.get(slug="classic"), starts_at=start
+        )
+    assert Arena.objects.filter(starts_at=start).count() == 2
