@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "ninja",
     "accounts",
     "games",
+    "cards",
     "matchmaking",
     "friends",
     "history",

@@ -18,11 +18,11 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from cards.faces import SUIT_SYMBOLS, back_html, card_html, card_label
 from durak.engine import Action
 from friends.blocks import watching_refused
 from games import services
 from games.bot_strength import bot_choices
-from games.card_faces import SUIT_SYMBOLS, back_html, card_html, card_label
 from games.lru import LruCache
 from games.models import ChatMessage, Match, Seat
 from games.services import clock

@@ -23,6 +23,7 @@ LAYERS = [
     "durak",  # the rules and the bots: pure Python, below every app
     "accounts",
     "games",
+    "cards",  # the cards as pages draw them: faces, backs, their names
     "history",
     "friends",
     "matchmaking",

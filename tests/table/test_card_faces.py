@@ -13,8 +13,8 @@ from django.template import Context, Template
 from django.test import Client
 from django.utils import translation
 
+from cards.faces import back_html, card_html, card_label, face_url
 from durak.engine.cards import CODES
-from games.card_faces import back_html, card_html, card_label, face_url
 
 STATIC_CARDS = Path(settings.BASE_DIR) / "static" / "cards"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import SafeString
 
-from games.card_faces import back_html, card_html
+from cards.faces import back_html, card_html
 
 register = template.Library()
 
