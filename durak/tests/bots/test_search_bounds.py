@@ -71,32 +71,44 @@ def empty_talon_position(players: int, seed: int) -> tuple[Game, int]:
     raise AssertionError(f"seed {seed} never reached an empty talon with three players left")
 
 
-def test_the_seven_seat_position_answers_for_every_seed_within_cpu_and_memory():
-    game = Game.from_record(json.loads(SEVEN_SEATS.read_text()))
-    assert game.talon_count == 0 and fast.decider(game) == 5
+def hard_moves_within_bounds(knowledge: Knowledge, seeds: tuple[int, ...]) -> None:
+    """The hard bot's move with each of ``seeds``, each within the CPU and memory bounds."""
     tracemalloc.start()
     try:
-        for seed in (1, 2, 3, 4):
+        for seed in seeds:
             tracemalloc.reset_peak()
-            hard_move(game.knowledge(5), seed)
+            hard_move(knowledge, seed)
             peak = tracemalloc.get_traced_memory()[1]
             assert peak < MEGABYTES * 2**20, f"seed {seed}: {peak / 2**20:.0f} MB"
     finally:
         tracemalloc.stop()
 
 
+def test_the_seven_seat_position_answers_for_every_seed_within_cpu_and_memory():
+    game = Game.from_record(json.loads(SEVEN_SEATS.read_text()))
+    assert game.talon_count == 0 and fast.decider(game) == 5
+    hard_moves_within_bounds(game.knowledge(5), (1, 2, 3, 4))
+
+
 # Positions whose search did not end before the bound: 6 seats (seed 0, bot seed 2) and
-# 7 seats (seed 2, bot seed 3); 8 seats for the table size whose playouts are longest.
+# 7 seats (seed 2, bot seed 3); 8 seats for the table size whose playouts are longest;
+# and other seeded deals at each size.
 @pytest.mark.parametrize(
     ("players", "seed", "bot_seeds"),
-    [(6, 0, (2, 5)), (7, 2, (3, 4)), (8, 0, (0, 1)), (8, 1, (2, 3))],
+    [
+        (6, 0, (2, 5)),
+        (6, 1, (0, 1)),
+        (7, 2, (3, 4)),
+        (7, 0, (0, 1)),
+        (8, 0, (0, 1)),
+        (8, 1, (2, 3)),
+    ],
 )
-def test_an_empty_talon_at_six_to_eight_seats_gets_an_answer_within_the_cpu_bound(
+def test_an_empty_talon_at_six_to_eight_seats_answers_within_cpu_and_memory(
     players, seed, bot_seeds
 ):
     game, seat = empty_talon_position(players, seed)
-    for bot_seed in bot_seeds:
-        hard_move(game.knowledge(seat), bot_seed)
+    hard_moves_within_bounds(game.knowledge(seat), bot_seeds)
 
 
 def test_a_search_its_caller_stops_ends_at_the_next_poll():
