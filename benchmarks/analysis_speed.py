@@ -9,12 +9,13 @@ CPU seconds (``time.process_time``, this process only) in total, per decision an
 move, with the wall time beside them.  With ``--write`` the table replaces the
 "Post-game analysis" section of docs/performance.md.
 
-    .venv/bin/python benchmarks/analysis_speed.py [--seconds 0.4] [--samples 30] [--write]
-        [--old PATH]
+    .venv/bin/python benchmarks/analysis_speed.py [--seconds S] [--samples N] [--write]
+        [--old PATH] [--old-budget 0.4,30]
 
+The budget is the site's (``ANALYSIS_SECONDS``, ``ANALYSIS_SAMPLES``) unless given.
 ``--old PATH`` also analyses the same games with the checkout at PATH (a worktree of an
-older commit), each game right after the new code's run, in a child process that
-reports its own CPU time.
+older commit) at ``--old-budget`` (its site's budget), each game right after the new
+code's run, in a child process that reports its own CPU time.
 """
 
 from __future__ import annotations
@@ -74,7 +75,10 @@ def measure(record: dict, seconds: float, samples: int) -> dict:
 
 OLD_RUN = """
 import json, sys, time
-from durak.bots.analysis import AnalysisBudget, analyse_record
+try:
+    from durak.bots.analysis import AnalysisBudget, analyse_record
+except ImportError:  # a tree from before the rules and bots became a library
+    from games.bots.analysis import AnalysisBudget, analyse_record
 record, seconds, samples = json.load(sys.stdin)
 cpu = time.process_time()
 result = analyse_record(record, None, AnalysisBudget(seconds=seconds, samples=samples))
@@ -97,8 +101,9 @@ def measure_old(path: str, record: dict, seconds: float, samples: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=0.4, help="budget per decision")
-    parser.add_argument("--samples", type=int, default=30, help="sampled deals per decision")
+    parser.add_argument("--seconds", type=float, help="the budget's seconds (default: site's)")
+    parser.add_argument("--samples", type=int, help="the budget's samples (default: site's)")
+    parser.add_argument("--old-budget", default="0.4,30", help="the old tree's: seconds,samples")
     parser.add_argument("--write", action="store_true", help="update docs/performance.md")
     parser.add_argument("--old", help="a checkout of an older commit to compare with")
     args = parser.parse_args()
@@ -106,7 +111,13 @@ def main() -> None:
     import django
 
     django.setup()
+    from django.conf import settings
+
     from durak.engine import Rules
+
+    args.seconds = args.seconds or settings.ANALYSIS_SECONDS
+    args.samples = args.samples or settings.ANALYSIS_SAMPLES
+    old_seconds, old_samples = args.old_budget.split(",")
 
     games = [
         ("2p podkidnoy, medium bots", Rules(players=2), "medium", 60, 4, range(500)),
@@ -120,8 +131,8 @@ def main() -> None:
         ),
     ]
     lines = [
-        f"Python {platform.python_version()}, {os.cpu_count()} cores, budget per decision "
-        f"{args.seconds} s or {args.samples} sampled deals (the site's defaults).",
+        f"Python {platform.python_version()}, {os.cpu_count()} cores, budget {args.seconds} s "
+        f"and {args.samples} samples (old tree: {args.old_budget}).",
         "CPU is this process's time.process_time; every seat's decisions and every step's chances.",
         "",
         f"{'game':34} {'moves':>5} {'decisions':>9} {'exact':>5} {'deals':>5} "
@@ -138,7 +149,7 @@ def main() -> None:
         )
         print(lines[-1], flush=True)
         if args.old:
-            old = measure_old(args.old, game.to_record(), args.seconds, args.samples)
+            old = measure_old(args.old, game.to_record(), float(old_seconds), int(old_samples))
             lines.append(
                 f"{'  old code, same game':34} {figures['moves']:5d} {old['decisions']:9d} "
                 f"{'':5} {'':5} {old['cpu']:7.1f} "
@@ -165,12 +176,11 @@ def write(table: str) -> None:
         "--old /tmp/analysis-old --write\n\n"
         "The task worker's CPU for a full analysis (`manage.py db_worker` runs the same\n"
         '`analyse_record`). "deals" is the mean number of sampled deals per decision\n'
-        'that was not solved exactly; "exact" counts decisions solved exactly. The\n'
-        "budget is a time limit per decision, so on a loaded machine a decision gets\n"
-        "fewer deals than the 30 allowed and its CPU falls with them; the old code ran\n"
-        "each game right after the new, under the same load. The old code (ca1bc24,\n"
-        "before the review) judges decisions only; the new one also judges every\n"
-        "seat's chance after every move, for the graph.\n\n"
+        "(the judge's search iterations per option) that was not solved exactly;\n"
+        '"exact" counts decisions solved exactly. This tree judges every step by the\n'
+        "hard bot's tree on each option (docs/analysis.md); the old tree played each\n"
+        "option out by the medium bot, with 0.4 s a decision as its cap. The old code\n"
+        "ran each game right after the new, under the same load.\n\n"
         f"```\n{table}\n```\n"
     )
     pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
