@@ -246,9 +246,11 @@ class AccountEvents:
 def wake_event_streams(sender: Any, user_ids: list[int], **kwargs: Any) -> None:
     """These accounts' games started, ended, or their seats changed: their event
     streams, on whatever process, look again at once."""
+    # A layer may put its own prefix first (channels-redis' ``prefix``, CHANNELS_PREFIX):
+    # an event stream's channel holds CHANNEL_PREFIX, not necessarily at its start.
     channels = list(
         OpenSocket.objects.filter(
-            user_id__in=list(user_ids), channel_name__startswith=CHANNEL_PREFIX
+            user_id__in=list(user_ids), channel_name__contains=CHANNEL_PREFIX
         ).values_list("channel_name", flat=True)
     )
     if channels:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
@@ -96,23 +96,36 @@ def test_no_token_or_a_token_without_the_read_scope_is_refused():
 
 def test_the_seats_news_wakes_the_event_streams_alone():
     ann, bob = make_user("ann"), make_user("bob")
-    layer = get_channel_layer()
-    events, page, others = (
-        async_to_sync(layer.new_channel)(prefix)
-        for prefix in (CHANNEL_PREFIX, "table.", CHANNEL_PREFIX)
-    )
-    for channel, user in ((events, ann), (page, ann), (others, bob)):
-        OpenSocket.objects.create(
-            channel_name=channel, user=user, server="test", renewed_at=timezone.now()
-        )
-    wake_event_streams(None, user_ids=[ann.pk])
 
-    async def received(channel: str) -> dict | None:
+    def record(channels: list[str]) -> None:
+        for channel, user in zip(channels, (ann, ann, bob), strict=True):
+            OpenSocket.objects.create(
+                channel_name=channel, user=user, server="test", renewed_at=timezone.now()
+            )
+
+    async def received(layer, channel: str, seconds: float) -> dict | None:
         try:
-            return await asyncio.wait_for(layer.receive(channel), 0.5)
+            return await asyncio.wait_for(layer.receive(channel), seconds)
         except TimeoutError:
             return None
 
-    assert async_to_sync(received)(events) == {"type": "events.check"}
-    assert async_to_sync(received)(page) is None  # a page's socket has no handler for it
-    assert async_to_sync(received)(others) is None  # another account's stream
+    async def wake_while_listening() -> list[dict | None]:
+        # channels-redis' pub/sub layer delivers only to a channel being listened to,
+        # as an open stream's is: listen first, then send.
+        layer = get_channel_layer()
+        channels = [
+            await layer.new_channel(prefix) for prefix in (CHANNEL_PREFIX, "table.", CHANNEL_PREFIX)
+        ]
+        await sync_to_async(record)(channels)
+        listening = [
+            asyncio.ensure_future(received(layer, channel, seconds))
+            for channel, seconds in zip(channels, (10.0, 1.0, 1.0), strict=True)
+        ]
+        await asyncio.sleep(0.2)
+        await sync_to_async(wake_event_streams)(None, user_ids=[ann.pk])
+        return [await task for task in listening]
+
+    events, page, others = async_to_sync(wake_while_listening)()
+    assert events == {"type": "events.check"}
+    assert page is None  # a page's socket has no handler for it
+    assert others is None  # another account's stream
