@@ -30,7 +30,7 @@ from django.db.models import Max, Q
 from django.dispatch import receiver
 
 from api.models import ApiToken
-from api.stream import KEEPALIVE_SECONDS, POLL_SECONDS, START_WITHIN_SECONDS, ndjson_line
+from api.stream import KEEPALIVE_SECONDS, POLL_SECONDS, close_unless_started, ndjson_line
 from friends.models import Friendship, Invite
 from games.models import Match, Seat
 from games.services.common import send_to_channels
@@ -173,17 +173,8 @@ class AccountEvents:
             self.channel = None
             return False
         self.quota = quota
-        # A response whose client left before it was sent never starts its lines
-        # (whose end releases the stream): a timer on the server's loop does then.
-        async_to_sync(self._close_unless_started)()
+        async_to_sync(close_unless_started)(self)
         return True
-
-    async def _close_unless_started(self) -> None:
-        def check() -> None:
-            if not self.started and self.channel is not None:
-                asyncio.ensure_future(self.close())
-
-        asyncio.get_running_loop().call_later(START_WITHIN_SECONDS, check)
 
     async def close(self) -> None:
         if self.channel is None:

@@ -36,6 +36,19 @@ ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
 START_WITHIN_SECONDS = 30.0
 
 
+async def close_unless_started(stream: Any) -> None:
+    """On the server's loop: close an admitted ``stream`` (it has ``started``,
+    ``channel`` and ``close()``) whose lines have not started within
+    START_WITHIN_SECONDS. Django drops a response whose client left before it was
+    sent, and its lines, whose end releases the stream, then never start."""
+
+    def check() -> None:
+        if not stream.started and stream.channel is not None:
+            asyncio.ensure_future(stream.close())
+
+    asyncio.get_running_loop().call_later(START_WITHIN_SECONDS, check)
+
+
 def seat_number(match_id: int, user_id: int) -> int | None:
     return (
         Seat.objects.filter(match_id=match_id, user_id=user_id)
@@ -102,18 +115,8 @@ class SeatStream:
         self.quota = quota
         presence.hold(self.channel)
         services.seat_connected(self.match_id, self.user, self.channel)
-        # Django drops a response whose client left before it was sent, and its lines
-        # (whose end releases the stream) never start: a timer on the server's loop
-        # releases it then.
-        async_to_sync(self._close_unless_started)()
+        async_to_sync(close_unless_started)(self)
         return True
-
-    async def _close_unless_started(self) -> None:
-        def check() -> None:
-            if not self.started and self.channel is not None:
-                asyncio.ensure_future(self.close())
-
-        asyncio.get_running_loop().call_later(START_WITHIN_SECONDS, check)
 
     async def close(self) -> None:
         if self.channel is None:
