@@ -16,6 +16,7 @@ from durak.engine import Game
 from games.lru import LruCache
 from games.models import Deal, Match, Seat
 from games.table_sql import table_rows
+from games.turn_time import seat_turn_seconds
 
 Table = tuple[Match, list[Seat], Game | None]
 
@@ -24,6 +25,7 @@ Table = tuple[Match, list[Seat], Game | None]
 KEPT = 512
 
 _kept: LruCache[tuple[int, int], Table] = LruCache(KEPT)
+_own_seconds: LruCache[tuple[int, int], dict[int, int]] = LruCache(KEPT)
 
 
 def load(match_id: int) -> Table:
@@ -47,7 +49,20 @@ def recall(match_id: int, version: int) -> Table | None:
     return _kept.get((match_id, version))
 
 
+def own_turn_seconds(match: Match) -> dict[int, int]:
+    """The seats of ``match`` with a turn time of their own (``games.turn_time``): it
+    changes only with the table's version (an arena's berserk bumps it), so it too is
+    read once per process and version, by the first render that needs it."""
+    key = (match.pk, match.version)
+    seconds = _own_seconds.get(key)
+    if seconds is None:
+        seconds = seat_turn_seconds(match)
+        _own_seconds.put(key, seconds)
+    return seconds
+
+
 def forget_all() -> None:
     """Drop every kept table: after the database is replaced (a test's flush, a restore),
     a kept (match, version) may name another table than the database's."""
     _kept.clear()
+    _own_seconds.clear()

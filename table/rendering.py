@@ -26,7 +26,7 @@ from games.bot_strength import bot_choices
 from games.lru import LruCache
 from games.models import ChatMessage, Match, Seat
 from games.services import clock
-from games.table_reads import Table, load
+from games.table_reads import Table, load, own_turn_seconds
 from games.variant_words import variant_name
 from table.hand_order import by_rank, by_suit
 from table.result_panel import result_panel
@@ -101,6 +101,18 @@ def _epoch_ms(value: Any) -> int | None:
     return int(value.timestamp() * 1000) if value else None
 
 
+def _seat_deadlines(
+    match: Match, seats: list[Seat], game: Any, on_clock: set[int], deadline: int | None
+) -> dict[int, int | None]:
+    """Each seat's clock, in epoch ms: one seat the game waits for ends at the table's
+    deadline; several at once (attackers asked whether they are done) each at its own,
+    as the timer ends them (a berserker's sooner than the others')."""
+    if len(on_clock) < 2:
+        return {number: deadline for number in on_clock}
+    ends = clock.seat_deadlines(match, seats, game, own_turn_seconds(match))
+    return {number: _epoch_ms(ends.get(number)) or deadline for number in on_clock}
+
+
 def table_context(
     match: Match,
     viewer: Viewer,
@@ -125,6 +137,7 @@ def table_context(
     # in while the defender has unbeaten cards has nothing it must do, so no clock.
     on_clock = set(clock.required_seats(game)) if game is not None and playing else set()
     deadline = _epoch_ms(match.turn_deadline) if playing else None
+    seat_deadline = _seat_deadlines(match, seats, game, on_clock, deadline)
 
     seat_rows = []
     for seat in seats:
@@ -152,7 +165,7 @@ def table_context(
                 "connected": seat.is_bot
                 or (bool(seat.user_id) and seat.disconnected_since is None),
                 "fools": seat.fools,
-                "deadline": deadline if seat.number in on_clock else None,
+                "deadline": seat_deadline.get(seat.number),
             }
         )
     # Seats go round the table starting after the viewer, so "you" sit at the bottom.

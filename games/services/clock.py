@@ -45,14 +45,18 @@ def budget_runs_out_at(seat: Seat, since: datetime) -> datetime:
     return since + timedelta(milliseconds=seat.reconnect_budget_ms)
 
 
-def seat_deadlines(match: Match, seats: list[Seat], game: Game) -> dict[int, datetime]:
+def seat_deadlines(
+    match: Match, seats: list[Seat], game: Game, own_seconds: dict[int, int] | None = None
+) -> dict[int, datetime]:
     """When each required seat's turn ends: the turn timer (the seat's own, where an
-    app above gave it one: ``games.turn_time``), shortened if its reconnect budget
-    runs out first."""
+    app above gave it one: ``games.turn_time``, or ``own_seconds`` if the caller read
+    them already), shortened if its reconnect budget runs out first."""
     if game.is_over or match.turn_started_at is None:
         return {}
     required = required_seats(game)
-    own = seat_turn_seconds(match) if required else {}
+    own = own_seconds
+    if own is None:
+        own = seat_turn_seconds(match) if required else {}
     ends = {
         number: match.turn_started_at + timedelta(seconds=own.get(number, match.turn_seconds))
         for number in required
