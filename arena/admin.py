@@ -1,8 +1,21 @@
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from moderation.admin import ReportAdmin
+
 from .chat import hide_arena_chat
-from .models import Arena, ArenaChatMessage, ArenaGame, ArenaPlayer, ArenaSchedule
+from .invites import invite_path, renew_invite_links
+from .models import (
+    Arena,
+    ArenaChatMessage,
+    ArenaChatReport,
+    ArenaGame,
+    ArenaPlayer,
+    ArenaSchedule,
+    new_invite_token,
+)
 
 
 class ArenaPlayerInline(admin.TabularInline):
@@ -50,7 +63,9 @@ class ArenaAdmin(admin.ModelAdmin):
         "is_rated",
         "min_rating",
         "min_rated_games",
+        "min_reliability",
         "password",
+        "invite_link",
         "bots_allowed",
         "bot_wait_seconds",
         "bot_level",
@@ -59,13 +74,28 @@ class ArenaAdmin(admin.ModelAdmin):
         "created_by",
     )
     # The ticker moves an arena from scheduled to running to finished.
-    readonly_fields = ("status", "schedule", "created_by")
+    readonly_fields = ("invite_link", "status", "schedule", "created_by")
     inlines = [ArenaPlayerInline]
+    actions = ["renew_invites"]
+
+    @admin.display(description=_("invite link"))
+    def invite_link(self, arena: Arena) -> str:
+        if not arena.pk or not arena.is_private:
+            return "—"
+        path = invite_path(arena)
+        return format_html('<a href="{}">{}</a>', path, path)
 
     def save_model(self, request, obj, form, change) -> None:
         if not change:
             obj.created_by = request.user
+        elif "password" in form.changed_data and obj.password:
+            obj.invite_token = new_invite_token()  # a new password: the old link goes too
         super().save_model(request, obj, form, change)
+
+    @admin.action(description=_("New invite links (the old ones stop working)"))
+    def renew_invites(self, request, queryset) -> None:
+        renewed = renew_invite_links(list(queryset.values_list("pk", flat=True)))
+        self.message_user(request, _("Invite links renewed: %(count)d.") % {"count": renewed})
 
 
 @admin.register(ArenaGame)
@@ -104,6 +134,7 @@ class ArenaScheduleAdmin(admin.ModelAdmin):
                     "is_rated",
                     "min_rating",
                     "min_rated_games",
+                    "min_reliability",
                     "password",
                     "bots_allowed",
                     "bot_wait_seconds",
@@ -145,3 +176,51 @@ class ArenaChatMessageAdmin(admin.ModelAdmin):
     def hide_lines(self, request, queryset) -> None:
         hidden = hide_arena_chat(list(queryset.values_list("pk", flat=True)), request.user)
         self.message_user(request, _("Lines hidden: %(count)d.") % {"count": hidden})
+
+
+@admin.register(ArenaChatReport)
+class ArenaChatReportAdmin(ReportAdmin):
+    """The reports of arena chat lines, handled as the table's reports are: open ones
+    first, marked actioned or dismissed with a note, each in the audit log."""
+
+    list_display = [
+        "created_at",
+        "status",
+        "category",
+        "reported",
+        "reported_by",
+        "arena_link",
+        "excerpt",
+        "handled_by",
+    ]
+    list_filter = ["status", "category", "created_at"]
+    search_fields = ["reported_user__username", "reporter__username", "message_text", "reason"]
+    fields = [
+        "status",
+        "category",
+        "reported",
+        "reported_by",
+        "arena_link",
+        "chat_message_link",
+        "message_text",
+        "reason",
+        "created_at",
+        "handled_by",
+        "handled_at",
+        "note",
+    ]
+    readonly_fields = [name for name in fields if name != "note"]
+
+    @admin.display(description=_("arena"))
+    def arena_link(self, report: ArenaChatReport) -> str:
+        if report.message is None:
+            return "—"
+        url = reverse("admin:arena_arena_change", args=[report.message.arena_id])
+        return format_html('<a href="{}">{}</a>', url, report.message.arena)
+
+    @admin.display(description=_("chat message"))
+    def chat_message_link(self, report: ArenaChatReport) -> str:
+        if report.message_id is None:
+            return report.message_text or "—"
+        url = reverse("admin:arena_arenachatmessage_change", args=[report.message_id])
+        return format_html('<a href="{}">{}</a>', url, report.message_text or "—")

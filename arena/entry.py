@@ -1,5 +1,6 @@
 """An arena's entry conditions: a least rating and a least number of rated games in
-the arena's rating class, and a password for a private arena.
+the arena's rating class, a least reliability, and a password (or its invite link)
+for a private arena.
 
 ``refuse_entry`` runs inside ``services.join`` before anything is written: the first
 condition a player does not meet refuses them with a message saying what it asks and
@@ -55,18 +56,49 @@ def conditions_of(arena: Arena) -> list[str]:
             _("at least %(games)d rated games (%(class)s)")
             % {"games": arena.min_rated_games, "class": label}
         )
+    if arena.min_reliability is not None:
+        words.append(
+            _("a reliability of at least %(reliability)d") % {"reliability": arena.min_reliability}
+        )
     if arena.is_private:
         words.append(_("the arena's password"))
     return words
 
 
-def refuse_entry(user: Any, arena: Arena, password: str) -> None:
-    """Raise ``Refused`` unless ``user`` meets every entry condition of ``arena``."""
-    if arena.is_private and not secrets.compare_digest(
-        (password or "").strip().encode(), arena.password.strip().encode()
-    ):
+def _same_secret(given: str, kept: str) -> bool:
+    """Whether ``given`` is ``kept``, compared in constant time."""
+    return secrets.compare_digest((given or "").strip().encode(), kept.strip().encode())
+
+
+def refuse_invite(arena: Arena, invite_token: str) -> None:
+    """Raise ``Refused`` unless ``invite_token`` is the private arena's invite link's."""
+    if not (arena.is_private and _same_secret(invite_token, arena.invite_token)):
+        raise Refused(
+            _("This invite link is wrong or no longer valid; ask for a new one."),
+            status=403,
+            code="invite",
+        )
+
+
+def refuse_entry(user: Any, arena: Arena, password: str, invite_token: str = "") -> None:
+    """Raise ``Refused`` unless ``user`` meets every entry condition of ``arena``.
+
+    At a private arena the arena's invite token (its invite link) stands for the
+    password; a token given is checked instead of the password, and a wrong or old
+    one is refused as such.
+    """
+    if arena.is_private and invite_token:
+        refuse_invite(arena, invite_token)
+    elif arena.is_private and not _same_secret(password, arena.password):
         raise Refused(
             _("This arena is private: the password is wrong."), status=403, code="password"
+        )
+    if arena.min_reliability is not None and user.reliability < arena.min_reliability:
+        raise Refused(
+            _("This arena asks for a reliability of at least %(least)d; yours is %(reliability)d.")
+            % {"least": arena.min_reliability, "reliability": user.reliability},
+            status=403,
+            code="reliability",
         )
     if arena.min_rating is None and not arena.min_rated_games:
         return

@@ -7,6 +7,7 @@ and keeps what it scored, so the standings can always be recomputed from the gam
 
 from __future__ import annotations
 
+import secrets
 from datetime import timedelta
 
 from django.conf import settings
@@ -16,6 +17,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.models import BotLevel
+from moderation.models import Report
 
 
 class Arena(models.Model):
@@ -58,12 +60,22 @@ class Arena(models.Model):
         default=0,
         help_text=_("Rated games played in the arena's rating class. 0: none needed."),
     )
+    min_reliability = models.PositiveSmallIntegerField(
+        _("least reliability"),
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(100)],
+        help_text=_("The player's reliability, 0-100 (games finished, not abandoned). Empty: any."),
+    )
     password = models.CharField(
         _("password"),
         max_length=64,
         blank=True,
         help_text=_("A private arena: only who types this password may join. Empty: open to all."),
     )
+    # A private arena's invite link (arena.invites): who opens it joins without typing
+    # the password.  Made when the arena is saved private, emptied when it is made open.
+    invite_token = models.CharField(_("invite token"), max_length=64, blank=True, editable=False)
     # Bots fill a wait (arena.bot_fill): on a site with few players, whoever waits this
     # long without an opponent plays a bot of this level in an unrated game that scores.
     bots_allowed = models.BooleanField(
@@ -118,6 +130,13 @@ class Arena(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs) -> None:
+        if not self.password:
+            self.invite_token = ""
+        elif not self.invite_token:
+            self.invite_token = new_invite_token()
+        super().save(*args, **kwargs)
+
     @property
     def ends_at(self):
         return self.starts_at + timedelta(minutes=self.minutes)
@@ -132,6 +151,11 @@ class Arena(models.Model):
             variant.min_players <= self.players_per_table <= variant.max_players
         ):
             raise ValidationError({"players_per_table": variant.players_rule()})
+
+
+def new_invite_token() -> str:
+    """A fresh secret for an invite link: too long to guess, safe in a URL."""
+    return secrets.token_urlsafe(24)
 
 
 class WithdrawnFor(models.TextChoices):
@@ -278,6 +302,9 @@ class ArenaSchedule(models.Model):
     is_rated = models.BooleanField(_("rated"), default=False)
     min_rating = models.PositiveSmallIntegerField(_("least rating"), null=True, blank=True)
     min_rated_games = models.PositiveSmallIntegerField(_("least rated games"), default=0)
+    min_reliability = models.PositiveSmallIntegerField(
+        _("least reliability"), null=True, blank=True, validators=[MaxValueValidator(100)]
+    )
     password = models.CharField(_("password"), max_length=64, blank=True)
     bots_allowed = models.BooleanField(_("bots fill a wait"), default=False)
     bot_wait_seconds = models.PositiveSmallIntegerField(
@@ -375,3 +402,59 @@ class ArenaChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.arena} · {self.user}: {self.text[:40]}"
+
+
+class ArenaChatReport(models.Model):
+    """A player's report of a line in an arena's chat (``arena.chat_reports``): the
+    table's report (``moderation.Report``) for a line that belongs to no table, with
+    its categories, statuses and refusals."""
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="arena_chat_reports_made",
+        verbose_name=_("reported by"),
+    )
+    reported_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="arena_chat_reports_received",
+        verbose_name=_("reported player"),
+    )
+    message = models.ForeignKey(
+        ArenaChatMessage,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="reports",
+        verbose_name=_("chat message"),
+    )
+    # Kept apart from the line: a hidden or deleted line stays readable here.
+    message_text = models.CharField(_("reported text"), max_length=300)
+    category = models.CharField(_("category"), max_length=10, choices=Report.Category.choices)
+    reason = models.TextField(_("reason"), max_length=500, blank=True)
+    status = models.CharField(
+        _("status"),
+        max_length=10,
+        choices=Report.Status.choices,
+        default=Report.Status.OPEN,
+        db_index=True,
+    )
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("handled by"),
+    )
+    handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
+    note = models.TextField(_("moderator's note"), blank=True)
+    created_at = models.DateTimeField(_("reported at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("arena chat report")
+        verbose_name_plural = _("arena chat reports")
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.reported_user} ({self.get_status_display()})"

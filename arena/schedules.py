@@ -28,6 +28,7 @@ COPIED_FIELDS = (
     "is_rated",
     "min_rating",
     "min_rated_games",
+    "min_reliability",
     "password",
     "bots_allowed",
     "bot_wait_seconds",

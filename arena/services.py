@@ -66,13 +66,13 @@ def entry_of(arena: Arena, user: Any) -> ArenaPlayer | None:
 # ------------------------------------------------------------------ the player's own
 
 
-def join(user: Any, arena: Arena, password: str = "") -> ArenaPlayer:
+def join(user: Any, arena: Arena, password: str = "", invite_token: str = "") -> ArenaPlayer:
     """Enter ``user`` in ``arena`` before or during it; a withdrawn player may come back.
 
     Refused, with nothing written, for a suspended user, a guest at a rated arena,
     a finished arena, a second join (the unique constraint refuses one that races),
     and a player who does not meet the arena's entry conditions or, at a private
-    arena, gives a wrong ``password`` (``arena.entry``).
+    arena, gives a wrong ``password`` or a wrong or old ``invite_token`` (``arena.entry``).
     """
     user = refuse_suspended(user)
     refuse_bot_account(user)  # an arena pairs people
@@ -85,7 +85,7 @@ def join(user: Any, arena: Arena, password: str = "") -> ArenaPlayer:
         entry = ArenaPlayer.objects.filter(arena=locked, user=user).first()
         if entry is not None and not entry.withdrawn:
             raise already
-        refuse_entry(user, locked, password)
+        refuse_entry(user, locked, password, invite_token)
         if entry is not None:
             # Back from a withdrawal, whoever made it: a fresh count of abandons.
             entry.withdrawn = False

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.ratelimit import client_ip
@@ -23,7 +24,9 @@ from games.services import Refused
 from . import services
 from .berserk import go_berserk
 from .chat import visible_arena_chat
-from .entry import conditions_of
+from .chat_reports import ArenaChatReportForm, report_arena_line
+from .entry import conditions_of, refuse_invite
+from .invites import invite_path, may_see_invite
 from .models import Arena, ArenaPlayer
 from .player_arenas import PlayerArenaForm, create_player_arena
 
@@ -95,10 +98,23 @@ def _rank_of(arena: Arena, entry: ArenaPlayer) -> int:
     return ids.index(entry.pk) + 1
 
 
-def _page(request: HttpRequest, arena: Arena, *, error: str = "", status: int = 200):
+def _page(
+    request: HttpRequest,
+    arena: Arena,
+    *,
+    error: str = "",
+    status: int = 200,
+    invite_token: str = "",
+):
     context = _standings_context(arena, request.user)
     context["error"] = error
+    # The token only on the page its own link opened, to join with; the link itself
+    # only for the arena's creator and the admins.
+    context["invite_token"] = invite_token
+    if may_see_invite(request.user, arena):
+        context["invite_link"] = request.build_absolute_uri(invite_path(arena))
     context["chat_lines"] = visible_arena_chat(arena)
+    context["report_form"] = ArenaChatReportForm(auto_id=False)  # one form a line: no ids
     context["chat_limit"] = setting("GAMES_CHAT_MAX_LENGTH")
     return render(request, "arena/arena.html", context, status=status)
 
@@ -106,6 +122,21 @@ def _page(request: HttpRequest, arena: Arena, *, error: str = "", status: int = 
 @require_GET
 def arena_page(request: HttpRequest, pk: int) -> HttpResponse:
     return _page(request, get_object_or_404(Arena.objects.select_related("variant"), pk=pk))
+
+
+@login_required
+@require_GET
+def invite(request: HttpRequest, pk: int, token: str) -> HttpResponse:
+    """A private arena's invite link: its page, whose join button needs no password;
+    a wrong or old link, the page saying so."""
+    arena = get_object_or_404(Arena.objects.select_related("variant"), pk=pk)
+    if not arena.is_private:
+        return redirect("arena:detail", pk=arena.pk)
+    try:
+        refuse_invite(arena, token)
+    except Refused as refusal:
+        return _page(request, arena, error=refusal.message, status=refusal.status)
+    return _page(request, arena, invite_token=token)
 
 
 @require_GET
@@ -127,7 +158,26 @@ def _act(request: HttpRequest, pk: int, action: Callable[[Any, Arena], Any]) -> 
 @require_POST
 def join(request: HttpRequest, pk: int) -> HttpResponse:
     password = request.POST.get("password", "")
-    return _act(request, pk, lambda user, arena: services.join(user, arena, password))
+    token = request.POST.get("invite", "")
+    return _act(request, pk, lambda user, arena: services.join(user, arena, password, token))
+
+
+@login_required
+@require_POST
+def report_line(request: HttpRequest, pk: int, message_id: int) -> HttpResponse:
+    """A report of a line of the arena's chat: back to the page thanking, or the
+    page with the refusal."""
+    arena = get_object_or_404(Arena.objects.select_related("variant"), pk=pk)
+    form = ArenaChatReportForm(request.POST)
+    if not form.is_valid():
+        return _page(request, arena, error=_("Choose what happened."), status=400)
+    data = form.cleaned_data
+    try:
+        report_arena_line(request.user, arena, message_id, data["category"], data["reason"])
+    except Refused as refusal:
+        return _page(request, arena, error=refusal.message, status=refusal.status)
+    messages.success(request, _("Thank you. A moderator will look at your report."))
+    return redirect("arena:detail", pk=arena.pk)
 
 
 @login_required

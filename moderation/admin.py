@@ -217,7 +217,10 @@ class ReportAdmin(admin.ModelAdmin):
                 report.handled_by = request.user
                 report.handled_at = now
                 report.note = data["note"]
-            Report.objects.bulk_update(open_reports, ["status", "handled_by", "handled_at", "note"])
+            # The model this admin shows: the arena's chat reports share this queue's actions.
+            self.model.objects.bulk_update(
+                open_reports, ["status", "handled_by", "handled_at", "note"]
+            )
             audit.record_many(
                 request.user,
                 Action.REPORT_ACTIONED

@@ -68,6 +68,7 @@ NOT_PAGES = {
     "arena:withdraw",
     "arena:berserk",  # the arena table's Berserk button posts here
     "arena:standings",  # the arena page's live part, fetched by the page itself
+    "arena:report_line",  # the report form under an arena chat line posts here
     "notifications:subscribe",
     "notifications:unsubscribe",
     "api:new_token",
@@ -94,6 +95,9 @@ NOT_PAGES = {
     "api_v1:end_seek",
     "api_v1:leave_table",
     "api_v1:befriend",
+    "api_v1:say_at_table",
+    "api_v1:ask_rematch",
+    "api_v1:decline_rematch",
 }
 
 
@@ -140,6 +144,13 @@ def pages_of_a_player() -> tuple[object, dict[str, str]]:
         status=Arena.Status.RUNNING,
     )
     arena_services.join(anna, arena)
+    private_arena = Arena.objects.create(
+        name="Private arena",
+        variant=RuleVariant.objects.get(slug="classic"),
+        starts_at=timezone.now(),
+        status=Arena.Status.RUNNING,
+        password="secret",
+    )
     number = deal.number
     pages = {
         "table:lobby": "/",
@@ -162,6 +173,7 @@ def pages_of_a_player() -> tuple[object, dict[str, str]]:
         "daily:leaderboard": "/leaderboard/",
         "arena:list": "/arena/",
         "arena:detail": f"/arena/{arena.pk}/",
+        "arena:invite": f"/arena/{private_arena.pk}/invite/{private_arena.invite_token}/",
         "offline": "/offline/",
         "api_v1:openapi-view": "/api/docs",
         "opendata:index": "/open-data/",
