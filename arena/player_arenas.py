@@ -1,6 +1,7 @@
 """Arenas created by players (docs/tournaments.md): a form on the arenas page makes a
 public or private (password) arena, limited per user and per address as tables are
 (``accounts.ratelimit``), and to a few not yet finished arenas of one player at once.
+A public one is news for the creator's friends (``signals.public_arena_created``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from matchmaking.guests import refuse_guest_rated
 
 from .models import Arena
 from .services import notify_arena_changed
+from .signals import public_arena_created
 
 # Arenas a player may create in the window, per user and per address.
 CREATE_LIMIT_USER = getattr(settings, "ARENA_CREATE_LIMIT_USER", 3)
@@ -154,4 +156,10 @@ def create_player_arena(user: Any, address: str, data: dict[str, Any]) -> Arena:
             created_by=user,
         )
         notify_arena_changed(arena.pk)
+        if not arena.is_private:  # a private arena is for whom its creator tells
+            transaction.on_commit(
+                lambda: public_arena_created.send(
+                    sender=Arena, arena_id=arena.pk, creator_id=user.pk
+                )
+            )
     return arena

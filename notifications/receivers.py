@@ -1,5 +1,5 @@
 """What sets a push off: a turn starting for a player away from the table, an invite,
-a friend request.  Each is queued for the task worker once its change is committed,
+a friend request, a friend's new public arena.  Each is queued for the task worker once its change is committed,
 and only for someone with a browser that asked for pushes."""
 
 from __future__ import annotations
@@ -10,12 +10,15 @@ from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from arena.models import Arena
+from arena.signals import public_arena_created
 from friends.models import Friendship, Invite
+from friends.services import friend_ids
 from games.signals import turn_started
 from notifications import conf
 from notifications.models import PushSubscription
 from notifications.tasks import send_push
-from notifications.texts import FRIEND_REQUEST, INVITE, TURN
+from notifications.texts import ARENA, FRIEND_REQUEST, INVITE, TURN
 
 
 def _subscribed(user_ids: list[int]) -> list[int]:
@@ -56,3 +59,10 @@ def push_friend_request(sender: Any, instance: Friendship, created: bool, **kwar
             send_push.enqueue(user_id, FRIEND_REQUEST, from_user_id=instance.from_user_id)
 
     transaction.on_commit(queue)
+
+
+@receiver(public_arena_created, sender=Arena)
+def push_friends_arena(sender: Any, arena_id: int, creator_id: int, **kwargs: Any) -> None:
+    # Sent after the commit already: queue at once, one push per friend.
+    for user_id in _subscribed(sorted(friend_ids(creator_id))):
+        send_push.enqueue(user_id, ARENA, arena_id=arena_id, from_user_id=creator_id)

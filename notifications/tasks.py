@@ -26,7 +26,11 @@ GONE = (404, 410)
 
 @task(priority=PUSH_PRIORITY)
 def send_push(
-    user_id: int, kind: str, match_id: int | None = None, from_user_id: int | None = None
+    user_id: int,
+    kind: str,
+    match_id: int | None = None,
+    from_user_id: int | None = None,
+    arena_id: int | None = None,
 ) -> int:
     """Send the notice ``kind`` to each browser of ``user_id`` that asked for pushes, in
     its language; returns how many push services took it.  A subscription the push
@@ -36,7 +40,9 @@ def send_push(
     sent = 0
     for subscription in PushSubscription.objects.filter(user_id=user_id).select_related("user"):
         language = subscription.user.language or subscription.language
-        message = notice(kind, language, match_id=match_id, from_user_id=from_user_id)
+        message = notice(
+            kind, language, match_id=match_id, from_user_id=from_user_id, arena_id=arena_id
+        )
         try:
             webpush(
                 subscription.info(),

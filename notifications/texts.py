@@ -9,10 +9,13 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from arena.models import Arena
+
 TURN = "turn"
 INVITE = "invite"
 FRIEND_REQUEST = "friend_request"
-KINDS = (TURN, INVITE, FRIEND_REQUEST)
+ARENA = "arena"
+KINDS = (TURN, INVITE, FRIEND_REQUEST, ARENA)
 
 
 @dataclass(frozen=True)
@@ -34,8 +37,18 @@ def _name(user_id: int | None) -> str:
     return found.username if found is not None else "?"
 
 
+def _arena_name(arena_id: int | None) -> str:
+    found = Arena.objects.filter(pk=arena_id).only("name").first()
+    return found.name if found is not None else "?"
+
+
 def notice(
-    kind: str, language: str, *, match_id: int | None = None, from_user_id: int | None = None
+    kind: str,
+    language: str,
+    *,
+    match_id: int | None = None,
+    from_user_id: int | None = None,
+    arena_id: int | None = None,
 ) -> Notice:
     """The notice of ``kind`` in ``language``."""
     with translation.override(language or None):
@@ -62,5 +75,14 @@ def notice(
                 reverse("table:lobby"),
                 f"friend-{from_user_id}",
                 ttl=24 * 3600,
+            )
+        if kind == ARENA:
+            return Notice(
+                _("A friend's arena"),
+                _("%(name)s created the arena “%(arena)s”. Join it!")
+                % {"name": _name(from_user_id), "arena": _arena_name(arena_id)},
+                reverse("arena:detail", args=[arena_id]),
+                f"arena-{arena_id}",
+                ttl=3600,  # a player's arena starts within the hour
             )
     raise ValueError(f"no notice of kind {kind!r}")
