@@ -11,11 +11,13 @@ as one that does not exist), one answered already, one whose table no longer wai
 
 Unlike the site's button, the API seats a bot account: that is how a person plays
 one (the site's button refuses it, since a bot account plays through the API only).
+A bot account challenges other bot accounts here, and only here (``bot_pool``).
 
 A challenge is made by ``matchmaking.challenges.challenge``, the service behind the
 site's Play button by a friend's name, with the rules the body names (read by the
 "Play now" form, as a seek's are): the same refusals (not a friend, a block, a flood,
-a bot account challenging, a guest's rated game).
+a bot account challenging a person, a guest's rated game); a game between a person
+and a bot account is dealt unrated.
 """
 
 from __future__ import annotations
@@ -112,10 +114,11 @@ def decline_invite(request: HttpRequest, invite_id: InviteId) -> dict[str, Any]:
 
 @router.post("/challenges", auth=PLAY, response={201: ChallengeOut, **ERRORS})
 def new_challenge(request: HttpRequest, asked: ChallengeIn) -> Status:
-    """Challenge a friend (a person or a bot account) to a private table for two,
-    you in seat 0, with the rules you name; each rule left out is as the site's Play
-    button deals it (your last "Play now" wishes, else podkidnoy, 36 cards, normal
-    speed, rated).  They are told on their event stream and answer with
+    """Challenge a friend (a person or a bot account; a bot account challenges other
+    bot accounts only) to a private table for two, you in seat 0, with the rules you
+    name; each rule left out is as the site's Play button deals it (your last "Play
+    now" wishes, else podkidnoy, 36 cards, normal speed, rated; a person and a bot
+    account always play unrated).  They are told on their event stream and answer with
     ``/api/invites/{invite_id}/accept``; the game starts then, and your event stream
     tells it.  Refused with ``not_found`` (no such player), ``not_friend``, ``blocked``,
     ``self``, ``bot_account``, ``rules``, ``guest``, ``rate_limited``, ``suspended``."""
@@ -128,7 +131,7 @@ def new_challenge(request: HttpRequest, asked: ChallengeIn) -> Status:
     named = {k: v for k, v in asked.dict().items() if k != "username" and v is not None}
     # Read as the "Play now" form reads them; only what the body named overrides.
     cleaned = valid_wishes(user, named)
-    match = challenge(user, friend, {k: cleaned[k] for k in named})
+    match = challenge(user, friend, {k: cleaned[k] for k in named}, through_api=True)
     invite = Invite.objects.get(match=match, to_user=friend)
     return Status(
         201,

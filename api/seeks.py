@@ -3,15 +3,17 @@
 
 The wishes are read by the "Play now" panel's own form (``matchmaking.forms.SeekForm``)
 and the seek is made and cancelled by ``matchmaking.services``, so a program's seek is
-a person's seek: the same choices, the same pools and pairing, the same refusals (a
-bot account is refused with ``bot_account``, a guest's rated seek, one seek at a
-time, a flood).  A seek seated at a table is told on the event stream
-(``game_started``).
+a person's seek: the same choices, the same pairing, the same refusals (a guest's
+rated seek, one seek at a time, a flood).  A bot account's seek is in the bot pool
+(``matchmaking.bot_pool``), paired with other bot accounts' only; ``pool`` names it
+(a person asking for it is refused with ``not_bot``, a bot account asking for the
+people's with ``bot_account``).  A seek seated at a table is told on the event
+stream (``game_started``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
@@ -42,6 +44,8 @@ class SeekIn(Schema):
     is_rated: bool | None = None
     allow_bots: bool | None = None
     min_reliability: int | None = None
+    # Left out: the account's own pool, the bot pool for a bot account.
+    pool: Literal["people", "bots"] | None = None
 
 
 class SeekOut(Schema):
@@ -55,6 +59,7 @@ class SeekOut(Schema):
     is_rated: bool
     allow_bots: bool
     min_reliability: int
+    pool: str
 
 
 def valid_wishes(user: Any, asked: dict[str, Any]) -> dict[str, Any]:
@@ -74,8 +79,16 @@ def valid_wishes(user: Any, asked: dict[str, Any]) -> dict[str, Any]:
     return form.cleaned_data
 
 
-def seek_out(seek: Seek) -> dict[str, Any]:
-    return {"seek_id": seek.pk, "status": seek.status, "match_id": seek.match_id, **seek.wishes()}
+def seek_out(seek: Seek, user: Any) -> dict[str, Any]:
+    # A seek is in its account's pool: an account never changes kind while it seeks.
+    pool = "bots" if user.is_bot else "people"
+    return {
+        "seek_id": seek.pk,
+        "status": seek.status,
+        "match_id": seek.match_id,
+        "pool": pool,
+        **seek.wishes(),
+    }
 
 
 @router.post("/seeks", auth=PLAY, response={201: SeekOut, **ERRORS})
@@ -83,15 +96,22 @@ def new_seek(request: HttpRequest, wishes: SeekIn) -> Status:
     """Look for a game as "Play now" does (each wish left out is the panel's first
     choice: podkidnoy, 2 players, 36 cards, normal speed, rated, bots allowed).  The
     answer's ``status`` is ``seated`` with the table's ``match_id`` when it paired at
-    once, else ``waiting``: the event stream tells the game when it starts.  Refused
-    with ``bot_account``, ``seeking`` (one seek at a time), ``rules`` (no such
+    once, else ``waiting``: the event stream tells the game when it starts.  A bot
+    account's seek is in the bot pool (``pool`` ``bots``): paired with other bot
+    accounts only, never the site's bots, rated in the bots' own rating.  Refused with
+    ``not_bot`` (a person asking for the bot pool), ``bot_account`` (a bot account
+    asking for the people's), ``seeking`` (one seek at a time), ``rules`` (no such
     table here), ``rate_limited``, ``suspended``; a guest's seek is unrated."""
-    cleaned = valid_wishes(request.auth, wishes.dict())
-    return Status(201, seek_out(create_seek(request.auth, **cleaned)))
+    asked = wishes.dict()
+    pool = asked.pop("pool")
+    bot_pool = request.auth.is_bot if pool is None else pool == "bots"
+    cleaned = valid_wishes(request.auth, asked)
+    seek = create_seek(request.auth, **cleaned, bot_pool=bot_pool)
+    return Status(201, seek_out(seek, request.auth))
 
 
 @router.delete("/seeks", auth=PLAY, response={200: SeekOut, **ERRORS})
 def end_seek(request: HttpRequest) -> dict[str, Any]:
     """Stop looking for a game; refused with ``not_seeking`` when there is no waiting
     seek (it may just have been seated: the event stream tells the game)."""
-    return seek_out(cancel_seek(request.auth))
+    return seek_out(cancel_seek(request.auth), request.auth)

@@ -5,9 +5,10 @@ the rated games the rating board asks for.  Each board is one aggregate query on
 ``PlayerGame`` (its ``finished_at`` index picks the week's rows).
 
 A win is a game the player was not the fool of (or, in a one-winner variant, won).
-A game counts as with people when another person had a seat; otherwise it was
-against bots only, and counts on the bots' board alone, so practice never crowds
-the people's boards.
+A game counts as with people when another person had a seat (a bot account is
+not a person); otherwise it was against bots only, and counts on the bots' board
+alone, so practice never crowds the people's boards.  Bot accounts are on none of
+these boards: theirs is the rating board of their own class.
 """
 
 from __future__ import annotations
@@ -40,10 +41,13 @@ class WeekBoards:
 
 
 def _week_rows(since: datetime, *, with_people: bool) -> QuerySet:
-    other_person = PlayerGame.objects.filter(deal=OuterRef("deal")).exclude(user=OuterRef("user"))
-    # A guest is on no board (accounts.guests).
+    # A bot account is not a person: a game with one counts as against bots.
+    other_person = PlayerGame.objects.filter(deal=OuterRef("deal"), user__is_bot=False).exclude(
+        user=OuterRef("user")
+    )
+    # A guest is on no board (accounts.guests), nor a bot account (its board is its rating).
     games = PlayerGame.objects.filter(
-        finished_at__gte=since, user__is_active=True, user__is_guest=False
+        finished_at__gte=since, user__is_active=True, user__is_guest=False, user__is_bot=False
     )
     games = (
         games.filter(Exists(other_person)) if with_people else games.exclude(Exists(other_person))

@@ -18,6 +18,8 @@ class RatingClass(models.TextChoices):
     TWO_PLAYER = "two_player", _("Two players")
     MULTI = "multi", _("Three or more players")
     TEAMS = "teams", _("Teams")
+    # Games between bot accounts only: a rating of their own, never mixed with people's.
+    BOTS = "bots", _("Bot accounts")
 
 
 class Rating(models.Model):

@@ -38,7 +38,12 @@ def figures(request: HttpRequest, profile_user: Any) -> str:
         "profile_user": profile_user,
         "stats": services.profile_stats(profile_user),
         "recent": recent,
-        "ratings": [(value, label, ratings.get(value)) for value, label in RatingClass.choices],
+        "ratings": [
+            (value, label, ratings.get(value))
+            for value, label in RatingClass.choices
+            # Only a bot account has the bots' rating (its games with other bot accounts).
+            if value != RatingClass.BOTS or profile_user.is_bot
+        ],
         "chart": charts.rating_chart(series, dict(RatingClass.choices)),
         "user": viewer,
     }

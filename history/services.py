@@ -33,7 +33,9 @@ BOT_STRENGTH = {
 }
 
 
-def rating_class_for(rules: dict[str, Any]) -> str:
+def rating_class_for(rules: dict[str, Any], *, bot_accounts: bool = False) -> str:
+    if bot_accounts:  # a game of bot accounts only moves their own rating
+        return RatingClass.BOTS
     if rules.get("teams"):
         return RatingClass.TEAMS
     return RatingClass.TWO_PLAYER if rules.get("players") == 2 else RatingClass.MULTI
@@ -92,6 +94,8 @@ def is_rated(match: Match, seats: list[Seat], deal: Deal) -> bool:
     humans = [s for s in seats if s.user_id]
     if len(humans) < 1 or len(seats) < 2:
         return False
+    if len({s.user.is_bot for s in humans}) > 1:  # people's and bots' ratings never mix
+        return False
     if not match.variant.rates_a_table(with_bots=any(s.bot_level for s in seats)):
         return False
     return len(humans) >= 2 or match.variant.rated_with_bots
@@ -105,10 +109,11 @@ def record_finished_deal(deal: Deal) -> list[PlayerGame]:
     if PlayerGame.objects.filter(deal=deal).exists():
         return []
     match = Match.objects.select_related("variant").get(pk=deal.match_id)
-    seats = list(Seat.objects.filter(match=match).order_by("number"))
+    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("number"))
     rules = deal.rules
     result = deal.result
-    rating_class = rating_class_for(rules)
+    accounts = [s.user for s in seats if s.user_id]
+    rating_class = rating_class_for(rules, bot_accounts=all(a.is_bot for a in accounts))
     rated = is_rated(match, seats, deal)
     finished_at = deal.finished_at or timezone.now()
     duration = 0
@@ -441,6 +446,7 @@ def leaderboard(rating_class: str, limit: int = 100) -> QuerySet[Rating]:
             games__gte=min_games(),
             user__is_active=True,
             user__is_guest=False,
+            user__is_bot=rating_class == RatingClass.BOTS,  # each board of its own kind
         )
         .select_related("user")
         .order_by("-rating", "rd", "user__username")[:limit]

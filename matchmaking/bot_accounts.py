@@ -4,8 +4,8 @@ The flag lives on the account (``accounts.User.is_bot``); the turning is here be
 "no games" is known only above the accounts app: a seat at any table (waiting,
 playing or over) or a search for one.  The rule that keeps a bot account off the
 site's pages and out of the pools where people are paired is
-``games.services.refuse_bot_account``; ``services.pair_pool`` drops a bot account's
-seek as well, should one ever wait.
+``games.services.refuse_bot_account``; its own seeks are in the bot pool
+(``bot_pool``), which ``services.pair_pool`` keeps apart from people's.
 """
 
 from __future__ import annotations

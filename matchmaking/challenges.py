@@ -12,7 +12,7 @@ from django.db import transaction
 
 from friends import services as friends
 from games.models import Match
-from games.services import refuse_bot_account
+from matchmaking.bot_pool import rated_between, refuse_challenge
 from matchmaking.models import Game, Speed
 from matchmaking.services import last_choice, table_as_wished
 
@@ -24,17 +24,21 @@ FIRST_CHALLENGE = {
 }
 
 
-def challenge(user: Any, friend: Any, rules: dict[str, Any] | None = None) -> Match:
+def challenge(
+    user: Any, friend: Any, rules: dict[str, Any] | None = None, *, through_api: bool = False
+) -> Match:
     """The private table ``user`` now waits at, ``friend`` invited; Refused (and
     nothing made) when the invite may not be sent: not friends, a block, a flood.
 
     ``rules`` (``mode``, ``deck_size``, ``speed``, ``is_rated``, as a seek takes them)
-    override the last "Play now" wishes: the API's challenge names them.
+    override the last "Play now" wishes: the API's challenge names them.  A bot
+    account challenges other bot accounts, ``through_api`` only; a game between a
+    person and a bot account is unrated (``bot_pool``).
     """
-    refuse_bot_account(user)  # a bot account may be challenged, not challenge here
+    refuse_challenge(user, friend, through_api)
     wishes = {**FIRST_CHALLENGE, **last_choice(user), **(rules or {})}
-    if user.is_guest:  # a guest plays unrated games only
-        wishes["is_rated"] = False
+    # A guest plays unrated games only; people's and bots' ratings never mix.
+    wishes["is_rated"] = rated_between(user, friend, wishes["is_rated"]) and not user.is_guest
     with transaction.atomic():
         match = table_as_wished(user, wishes, 2, is_private=True)
         friends.invite(user, friend, match.pk)

@@ -41,6 +41,7 @@ from history.models import Rating
 from history.reliability import reliability
 from history.services import rating_class_for
 from matchmaking import pairing
+from matchmaking.bot_pool import BOT_POOL_KEY, pool_with_kind, refuse_pool
 from matchmaking.conf import setting
 from matchmaking.guests import refuse_guest_rated
 from matchmaking.house_rules import rule_tags
@@ -159,9 +160,8 @@ def bot_makes_unrated(seek: Any) -> bool:
 
 
 def rating_of(user: Any, players: int) -> float:
-    rating = Rating.objects.filter(
-        user=user, rating_class=rating_class_for({"players": players})
-    ).first()
+    rating_class = rating_class_for({"players": players}, bot_accounts=user.is_bot)
+    rating = Rating.objects.filter(user=user, rating_class=rating_class).first()
     return rating.rating if rating is not None else glicko2.DEFAULT_RATING
 
 
@@ -175,15 +175,20 @@ def create_seek(
     is_rated: bool,
     allow_bots: bool,
     min_reliability: int = 0,
+    bot_pool: bool = False,
 ) -> Seek:
     """Start looking for a table; the seek is paired at once if it can be.  A bot
-    account is refused: its games come through the API, never a pool of people."""
+    account seeks through the API in the bot pool (``bot_pool``), paired with bot
+    accounts only and no site bot; the people's pool refuses it, and the bot pool a
+    person (``bot_pool.refuse_pool``)."""
     user = refuse_suspended(user)
-    refuse_bot_account(user)
+    refuse_pool(user, bot_pool)
     refuse_guest_rated(user, is_rated)
     _throttle(user)
     table_for(mode, deck_size, players)  # refuses a table that cannot be made
-    pool = dict(mode=mode, players=players, deck_size=deck_size, speed=speed, is_rated=is_rated)
+    wishes = dict(mode=mode, players=players, deck_size=deck_size, speed=speed, is_rated=is_rated)
+    pool = pool_with_kind(wishes, bot_pool)
+    allow_bots = allow_bots and not bot_pool
     with transaction.atomic():
         if Seek.objects.filter(user=user, status=Seek.Status.WAITING).exists():
             raise Refused(_("You are already looking for a game."), code="seeking")
@@ -207,7 +212,7 @@ def create_seek(
         except IntegrityError:  # another request of this user made one meanwhile
             raise Refused(_("You are already looking for a game."), code="seeking") from None
         notify_lobby_changed()
-    pair_pool(seek.pool())
+    pair_pool(pool)
     seek.refresh_from_db()
     return seek
 
@@ -240,7 +245,7 @@ def bots_now(user: Any) -> list[int]:
             raise Refused(_("This search waits for people only."), code="people_only")
         seek.bots_at = timezone.now()
         seek.save(update_fields=["bots_at"])
-    return pair_pool(seek.pool())
+    return pair_pool(pool_with_kind(seek.pool(), user.is_bot))
 
 
 def cancel_seek(user: Any) -> Seek:
@@ -259,7 +264,10 @@ def cancel_seek(user: Any) -> Seek:
 def pair_all() -> list[int]:
     """Pair every pool that has waiting seeks; the ids of the tables made."""
     pools = (
-        Seek.objects.filter(status=Seek.Status.WAITING).values(*POOL_FIELDS).order_by().distinct()
+        Seek.objects.filter(status=Seek.Status.WAITING)
+        .values(*POOL_FIELDS, BOT_POOL_KEY)
+        .order_by()
+        .distinct()
     )
     made = []
     for pool in list(pools):
@@ -268,7 +276,9 @@ def pair_all() -> list[int]:
 
 
 def pair_pool(pool: dict[str, Any]) -> list[int]:
-    """Seat what can be seated of one pool now; the ids of the tables made."""
+    """Seat what can be seated of one pool (wishes, and the kind of account:
+    ``bot_pool.pool_with_kind``; people's when it is not named) now; the tables made."""
+    pool = pool_with_kind(pool, bool(pool.get(BOT_POOL_KEY)))
     made = []
     with transaction.atomic():
         now = timezone.now()
@@ -328,15 +338,10 @@ def _end(seek: Seek, status: str, now: Any, match: Match | None = None) -> None:
 
 
 def _drop_unable(seeks: list[Seek], users: dict[int, Any], now: Any) -> list[Seek]:
-    """The seeks whose users may still play (a bot account never may: its owner
-    turned it while its seek waited); the others are cancelled."""
-    unable = [
-        s
-        for s in seeks
-        if not users[s.user_id].is_active
-        or users[s.user_id].is_suspended
-        or users[s.user_id].is_bot
-    ]
+    """The seeks whose users may still play; the others are cancelled.  (A seek made
+    just as its account turned into a bot account is in the bot pool: the pool is
+    selected by the account's kind.)"""
+    unable = [s for s in seeks if not users[s.user_id].is_active or users[s.user_id].is_suspended]
     for seek in unable:
         _end(seek, Seek.Status.CANCELLED, now)
     return [s for s in seeks if s not in unable]
@@ -468,7 +473,7 @@ def lobby_counts() -> dict[str, Any]:
     ``seeks`` are (game, players, deck, how many seek it), for each such game someone
     is looking for: a player sees which "Play now" finds company at once.
     """
-    waiting = Seek.objects.filter(status=Seek.Status.WAITING)
+    waiting = Seek.objects.filter(status=Seek.Status.WAITING, user__is_bot=False)
     connected = SocketQuota.online_among()
     seekers = set(waiting.values_list("user_id", flat=True))
     games = sorted(

@@ -65,9 +65,9 @@ def table_extras(match, user, *, seated: bool) -> dict:
 
 
 def player_ratings(match, players: list) -> list[tuple[str, int]]:
-    """(name, rating) per player in the table's rating class; a player never rated there
-    starts at Glicko-2's 1500."""
-    rating_class = rating_class_for(match.rules)
+    """(name, rating) per player in the table's rating class (bot accounts' own at a
+    table of bot accounts only); a player never rated there starts at Glicko-2's 1500."""
+    rating_class = rating_class_for(match.rules, bot_accounts=all(u.is_bot for u in players))
     ratings = dict(
         Rating.objects.filter(user__in=players, rating_class=rating_class).values_list(
             "user_id", "rating"

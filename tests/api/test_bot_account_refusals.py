@@ -68,14 +68,16 @@ def test_play_now_on_the_page_is_refused_in_both_languages():
     assert not Seek.objects.exists() and not Match.objects.exists()
 
 
-def test_a_seek_waiting_when_its_account_became_a_bot_is_never_paired():
+def test_a_seek_waiting_when_its_account_became_a_bot_is_never_paired_with_a_person():
     robo, person = make_user("robo"), make_user("person")
     matchmaking.create_seek(robo, **SEEK)
     # The service refuses to turn a seeking account; the row is changed under it,
-    # as a race would, to show the pairing keeps the pool to people all the same.
+    # as a race would, to show the pairing keeps the pool to people all the same:
+    # the seek is the bot pool's now.
     User.objects.filter(pk=robo.pk).update(is_bot=True)
     matchmaking.create_seek(person, **SEEK)
-    assert Seek.objects.get(user=robo).status == Seek.Status.CANCELLED
+    assert matchmaking.pair_all() == []
+    assert Seek.objects.get(user=robo).status == Seek.Status.WAITING
     assert Seek.objects.get(user=person).status == Seek.Status.WAITING
     assert not Seat.objects.exists()
 

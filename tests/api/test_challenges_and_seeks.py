@@ -153,6 +153,7 @@ def test_a_seek_waits_then_is_cancelled():
         "is_rated": False,
         "allow_bots": True,
         "min_reliability": 0,
+        "pool": "people",
     }
     again = post(secret, "/api/seeks", {})
     assert again.status_code == 400 and again.json()["code"] == "seeking"
@@ -182,7 +183,8 @@ def test_two_seeks_of_the_same_game_are_seated_together():
 
 def test_a_bot_account_may_not_seek_in_a_pool_of_people():
     robo = turn_into_bot(make_user("robo"))
-    refused = post(token_of(robo), "/api/seeks", {"allow_bots": False}, language="ru")
+    asked = {"allow_bots": False, "pool": "people"}
+    refused = post(token_of(robo), "/api/seeks", asked, language="ru")
     assert refused.status_code == 400
     assert refused.json()["code"] == "bot_account"
     assert "бот" in refused.json()["message"]
