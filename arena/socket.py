@@ -4,13 +4,15 @@ holds one socket).  While it is open its player is on the arena's page: closing 
 last one makes them away, not paired until they come back (``arena.presence``).
 
 Pushes are cheap: a change sends one small message to the arena's group, and each
-socket coalesces a burst of them into one refresh at most every
-``ARENA_PUSH_SECONDS``; the socket renders nothing from the database itself.
+socket tells its page at most once every ``ARENA_PUSH_SECONDS``: a change after a
+quiet spell at once, a burst's later changes together when the spell ends.  The
+socket renders nothing from the database itself.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from django.urls import reverse
@@ -31,8 +33,11 @@ from .services import arena_group
 
 # The close code of a socket to no arena, as the site's router gives an unknown path.
 CLOSE_NOT_FOUND = 4404
-# A burst of changes (many games ending at once) refreshes each page once.
-ARENA_PUSH_SECONDS = 1.0
+# A page is refreshed at most this often: a burst of changes (many games ending at
+# once) costs each page one more fetch, not one a change.  Under half the second a
+# game's end may take to reach every page: with games ending all the time, a change
+# waits up to this long for the page's next refresh (benchmarks/arena_load.py).
+ARENA_PUSH_SECONDS = 0.5
 
 
 def refresh_html(arena_id: int) -> str:
@@ -69,6 +74,8 @@ class ArenaSocket(NoticeConsumer):
     each line said to every page of the arena."""
 
     refresh_pending = False
+    # When this socket last told its page to refresh (time.monotonic()).
+    refreshed_at = float("-inf")
     frames: TokenBucket | None = None
 
     async def connect(self) -> None:
@@ -83,7 +90,7 @@ class ArenaSocket(NoticeConsumer):
             await db_call(page_opened)(self.arena_id, self.user.pk, self.channel_name)
             # A change between the page's render and this join was pushed to nobody
             # (a pairing a moment after the join's redirect): fetch once now.
-            await self.send(text_data=refresh_html(self.arena_id))
+            await self.refresh()
 
     async def disconnect(self, code: int) -> None:
         counted = getattr(self, "quota", None) is not None
@@ -120,12 +127,20 @@ class ArenaSocket(NoticeConsumer):
         await self.send(text_data=chat_line_html(event["user"], event["text"]))
 
     async def arena_changed(self, event: dict[str, Any]) -> None:
-        if self.refresh_pending:
+        if self.refresh_pending:  # the refresh already due carries this change too
+            return
+        wait = self.refreshed_at + ARENA_PUSH_SECONDS - time.monotonic()
+        if wait <= 0:
+            await self.refresh()
             return
         self.refresh_pending = True
-        asyncio.ensure_future(self.refresh_soon())
+        asyncio.ensure_future(self.refresh_soon(wait))
 
-    async def refresh_soon(self) -> None:
-        await asyncio.sleep(ARENA_PUSH_SECONDS)
+    async def refresh_soon(self, wait: float) -> None:
+        await asyncio.sleep(wait)
         self.refresh_pending = False
+        await self.refresh()
+
+    async def refresh(self) -> None:
+        self.refreshed_at = time.monotonic()
         await self.send(text_data=refresh_html(self.arena_id))

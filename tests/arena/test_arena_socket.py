@@ -1,7 +1,9 @@
-"""The arena page's socket: a burst of changes makes the page fetch its standings once;
-a socket to no arena is refused."""
+"""The arena page's socket: a change reaches the page at once, a burst of changes makes
+it fetch its standings once more at most; a socket to no arena is refused."""
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 
@@ -31,21 +33,44 @@ def burst_of_joins(arena, count: int) -> None:
         services.join(person(), arena)
 
 
-@in_own_loop
-async def test_a_burst_of_joins_refreshes_the_page_once(monkeypatch):
-    # Generous, so the burst below surely falls inside one window on a busy machine.
-    monkeypatch.setattr(socket, "ARENA_PUSH_SECONDS", 2.0)
+REFRESH = 'id="arena-refresh"'
+# Generous, so a burst surely falls inside one window on a busy machine.
+WINDOW = 3.0
+
+
+async def quiet_arena_page(monkeypatch):
+    """An arena, and a page of it open and quiet for longer than the window."""
+    monkeypatch.setattr(socket, "ARENA_PUSH_SECONDS", WINDOW)
     arena = await db(running_arena)
     watcher = await db(person)
     sock = Socket(f"/ws/arena/{arena.pk}/", await db(session_cookie, watcher))
     connected, _code = await sock.open()
     assert connected
     await sock.drain()
-    await db(burst_of_joins, arena, 3)
-    frame = await sock.until(lambda f: 'id="arena-refresh"' in f, timeout=5)
+    await asyncio.sleep(WINDOW + 0.1)
+    return arena, sock
+
+
+@in_own_loop
+async def test_a_change_after_a_quiet_spell_reaches_the_page_at_once(monkeypatch):
+    arena, sock = await quiet_arena_page(monkeypatch)
+    await db(burst_of_joins, arena, 1)
+    # Well inside the window: the page is not kept waiting for the window's end.
+    frame = await sock.until(lambda f: REFRESH in f, timeout=WINDOW / 2)
     assert f'hx-get="/arena/{arena.pk}/standings/"' in frame
     assert 'hx-trigger="load"' in frame
     assert await sock.nothing_more()
+    await sock.close()
+
+
+@in_own_loop
+async def test_a_burst_of_joins_refreshes_the_page_at_once_and_once_more(monkeypatch):
+    arena, sock = await quiet_arena_page(monkeypatch)
+    await db(burst_of_joins, arena, 3)
+    await sock.until(lambda f: REFRESH in f, timeout=WINDOW / 2)
+    # The rest of the burst: one more refresh at the window's end, not one a join.
+    await sock.until(lambda f: REFRESH in f, timeout=WINDOW + 2)
+    assert await sock.comm.receive_nothing(timeout=WINDOW + 0.5)
     await sock.close()
 
 
