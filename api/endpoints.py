@@ -25,6 +25,7 @@ from api.friendships import router as friendships
 from api.models import Scope
 from api.seeks import router as seeks
 from api.stream import SeatStream, seat_number
+from api.table_talk import router as table_talk
 from games import services
 from games.models import BotLevel, BotSpeed, Match, RuleVariant
 from history.models import PlayerGame, Rating
@@ -47,6 +48,7 @@ install_error_handlers(api)
 api.add_router("/", challenges)
 api.add_router("/", seeks)
 api.add_router("/", friendships)
+api.add_router("/", table_talk)
 
 READ, PLAY, BOT = TokenAuth(Scope.READ), TokenAuth(Scope.PLAY), TokenAuth(Scope.BOT)
 GAMES_PER_PAGE = 20

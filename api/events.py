@@ -1,12 +1,14 @@
 """The account's event stream: its games starting and finishing, the invites and
-friend requests it receives and the declines of invites it sent, as newline-delimited
-JSON.
+friend requests it receives, the declines of invites it sent and the rematches offered
+to it, as newline-delimited JSON.
 
 On opening, a line for each game of the account in progress and each invite and
 friend request waiting for its answer; then a line each time one of its games starts
 (a table dealt, a rematch's next game) or finishes (or is aborted), each time a friend
 invites it or a player asks to be its friend, and each time an invite it sent (a
-challenge) is declined.
+challenge) is declined, and each time another player at a table whose game is over
+asks it for a rematch (``rematch_offered``; an offer made on the page is found at
+the next look, within ``API_STREAM_POLL_SECONDS``).
 The database stays the one source of truth: the stream compares what it holds now
 with what it has told.  Like the game stream (``api.stream``) it holds a channel of
 the channel layer recorded as an open socket of the account (``games.socket_guard``):
@@ -31,6 +33,7 @@ from django.dispatch import receiver
 
 from api.models import ApiToken
 from api.stream import KEEPALIVE_SECONDS, POLL_SECONDS, close_unless_started, ndjson_line
+from api.talk_lines import rematch_offers
 from friends.models import Friendship, Invite
 from games.models import Match, Seat
 from games.services.common import send_to_channels
@@ -160,6 +163,7 @@ class AccountEvents:
         self.playing: dict[int, int] = {}
         self.invites_told: set[int] = set()
         self.requests_told: set[int] = set()
+        self.offers_told: set[tuple[int, tuple[str, ...]]] = set()
         self.sent: SentInvites | None = None  # read at the first look
 
     def open(self) -> bool:
@@ -197,6 +201,13 @@ class AccountEvents:
             if asked["request_id"] not in self.requests_told:
                 self.requests_told.add(asked["request_id"])
                 lines.append(asked)
+        # A table playing again may be offered another rematch once its game is over.
+        self.offers_told = {told for told in self.offers_told if told[0] not in now}
+        for offer in rematch_offers(self.user.pk):
+            told = (offer["match_id"], tuple(offer["by"]))
+            if told not in self.offers_told:
+                self.offers_told.add(told)
+                lines.append(offer)
         if self.sent is None:
             self.sent = SentInvites(self.user.pk)
         else:

@@ -3,18 +3,20 @@
 The first line is the whole state the seat may see (``durak.engine``'s seat view: its
 own hand, the table, the talon's count, the trump, whose turn, its legal actions, with
 the table's version and turn deadline); then one line each time the table's version
-changes; the stream ends once the game is over.  The database stays the one source of
-truth: each line is read from it.  The stream holds a channel of the channel layer,
-recorded as the table sockets' are, so the table's pushes ("match N changed") wake it
-at once, the process's ticker announces other processes' moves to it as to the
-sockets, and it counts against the same socket caps (``games.socket_guard``); it
-also looks at the version every ``API_STREAM_POLL_SECONDS`` in case a push is lost.
+changes, with the table's chat and rematch (``api.talk_lines``); once the game is over
+the stream waits for a rematch, whose game it follows, and ends when none came within
+``API_STREAM_REMATCH_SECONDS`` of its last line (at once at an aborted table or a fixed
+deal).  The database stays the one source of truth: each line is read from it.  The
+stream holds a channel of the channel layer, recorded as the table sockets' are, so
+the table's pushes ("match N changed") wake it at once, the process's ticker announces
+other processes' moves to it as to the sockets, and it counts against the same socket
+caps (``games.socket_guard``); it also looks at the version every
+``API_STREAM_POLL_SECONDS`` in case a push is lost.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -24,6 +26,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from api.talk_lines import TableTalk
 from games import presence, services, ticker
 from games.models import Match, Seat
 from games.socket_guard import SocketQuota
@@ -34,6 +37,12 @@ KEEPALIVE_SECONDS = getattr(settings, "API_STREAM_KEEPALIVE_SECONDS", 20.0)
 ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
 # A stream admitted but never read (its client left while the view ran) is closed then.
 START_WITHIN_SECONDS = 30.0
+
+
+def rematch_wait_seconds() -> float:
+    """How long the stream of a game over stays open with no line to tell: a rematch
+    offered or accepted meanwhile (or a chat line) keeps it open."""
+    return getattr(settings, "API_STREAM_REMATCH_SECONDS", 60.0)
 
 
 async def close_unless_started(stream: Any) -> None:
@@ -127,20 +136,24 @@ class SeatStream:
             await database_sync_to_async(self.quota.release)()
         self.channel = None
 
-    async def wait_for_news(self) -> None:
-        """Until a push reaches the stream's channel, or the poll's time is up."""
+    async def wait_for_news(self) -> bool:
+        """Until a push reaches the stream's channel, or the poll's time is up; True
+        when the chat may have changed (a chat push, or no push: a lost one)."""
         if self.layer is None:
             await asyncio.sleep(POLL_SECONDS)
-            return
-        with contextlib.suppress(asyncio.TimeoutError):
+            return True
+        try:
             message = await asyncio.wait_for(self.layer.receive(self.channel), POLL_SECONDS)
-            if message.get("type") == "match.changed" and message.get("version") is not None:
-                ticker.table_announced(self.match_id, message["version"])
-            elif message.get("type") == "presence.restore":
-                # This process was taken for dead and its sockets released.
-                await database_sync_to_async(services.seat_connected)(
-                    self.match_id, self.user, self.channel
-                )
+        except TimeoutError:
+            return True
+        if message.get("type") == "match.changed" and message.get("version") is not None:
+            ticker.table_announced(self.match_id, message["version"])
+        elif message.get("type") == "presence.restore":
+            # This process was taken for dead and its sockets released.
+            await database_sync_to_async(services.seat_connected)(
+                self.match_id, self.user, self.channel
+            )
+        return message.get("what") == "chat"
 
     async def lines(self) -> AsyncIterator[bytes]:
         self.started = True
@@ -148,28 +161,42 @@ class SeatStream:
             return
         loop = asyncio.get_running_loop()
         sent: tuple[int, str] | None = None
-        quiet_since = loop.time()
+        quiet_since = talked_at = loop.time()
+        talk = TableTalk(self.match_id)
+        chat_news = True
         try:
             while True:
                 now_at = await database_sync_to_async(version_of)(self.match_id)
                 if now_at is None:
                     return
+                lines: list[dict[str, Any]] = []
                 if now_at != sent:
                     state = await database_sync_to_async(seat_state)(self.match_id, self.user.pk)
                     if state is None:  # the seat was left
                         return
                     sent = (state["version"], state["status"])
-                    quiet_since = loop.time()
                     # Another process's move (a bot worker's) is announced by this
                     # process's ticker, as to the table sockets here.
                     ticker.watch_table(self.match_id, self.channel, state["version"])
-                    yield ndjson_line(state)
-                    if state["status"] in ENDED:
-                        return
-                elif loop.time() - quiet_since > KEEPALIVE_SECONDS:
+                    lines = [state]
+                    if state["status"] != Match.Status.ABORTED:
+                        lines += await database_sync_to_async(talk.rematch)(state["status"])
+                if chat_news or lines:
+                    lines += await database_sync_to_async(talk.chat)(sent[1])
+                for line in lines:
+                    yield ndjson_line(line)
+                if lines:
+                    quiet_since = talked_at = loop.time()
+                if sent[1] in ENDED and (
+                    # A game over waits for a rematch (which plays on in this stream)
+                    # while its table may still play again and is talked at.
+                    not talk.can_play_on or loop.time() - talked_at > rematch_wait_seconds()
+                ):
+                    return
+                if loop.time() - quiet_since > KEEPALIVE_SECONDS:
                     quiet_since = loop.time()
                     yield b"\n"
-                await self.wait_for_news()
+                chat_news = await self.wait_for_news()
         finally:
             if self.channel is not None:
                 ticker.unwatch_table(self.match_id, self.channel)

@@ -91,6 +91,22 @@ class DurakClient:
     def resign(self, match_id: int) -> dict[str, Any]:
         return self._call("POST", f"/api/games/{int(match_id)}/resign")
 
+    def say(
+        self, match_id: int, text: str | None = None, phrase: str | None = None
+    ) -> dict[str, Any]:
+        """Say ``text`` (or a quick ``phrase``: ``"good_game"``) to the players of your
+        game in progress; their streams get it as a ``chat`` line."""
+        body = {"text": text} if phrase is None else {"phrase": phrase}
+        return self._call("POST", f"/api/games/{int(match_id)}/chat", body)
+
+    def rematch(self, match_id: int) -> dict[str, Any]:
+        """Offer a rematch once the game is over, or accept the one offered (a
+        ``rematch_offered`` event): ``status`` is ``offered`` or ``started``."""
+        return self._call("POST", f"/api/games/{int(match_id)}/rematch")
+
+    def decline_rematch(self, match_id: int) -> dict[str, Any]:
+        return self._call("POST", f"/api/games/{int(match_id)}/rematch/decline")
+
     def accept_invite(self, invite_id: int) -> dict[str, Any]:
         """Accept an invite (a challenge) from the event stream: you take a seat at its
         table (``match_id``), which starts once every seat is taken."""
@@ -123,7 +139,8 @@ class DurakClient:
         return self._call("DELETE", "/api/seeks")
 
     def stream(self, match_id: int) -> Iterator[dict[str, Any]]:
-        """Your seat's states, one dict a change, until the game is over."""
+        """Your seat's states, one dict a change, with ``chat`` and ``rematch`` lines
+        (see ``"type"``); after the game it waits a while for a rematch, then ends."""
         return self._lines(f"/api/games/{int(match_id)}/stream")
 
     def events(self) -> Iterator[dict[str, Any]]:

@@ -62,7 +62,11 @@ def play_game(client: DurakClient, match_id: int, *, log: Any = print) -> dict[s
     acted_at = -1
     last: dict[str, Any] = {}
     for state in client.stream(match_id):
+        if state.get("type") != "state":
+            continue  # a chat line, or who asks for a rematch
         last = state
+        if state["status"] in ("finished", "aborted"):
+            break  # the stream would wait on for a rematch
         view = state.get("view")
         if state["status"] != "playing" or view is None or view["is_over"]:
             continue

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -86,11 +87,18 @@ def checked_chat_text(text: Any) -> str:
     return text
 
 
-def visible_chat(match: Match, *, seated: bool, limit: int = 50) -> list[ChatMessage]:
-    """Chat a viewer may read: players see the spectators' channel once the game ends."""
-    qs = ChatMessage.objects.filter(match=match, is_hidden=False).select_related("user")
-    if seated and match.status == Match.Status.PLAYING:
+def readable_chat(match_id: int, status: str, *, seated: bool) -> QuerySet[ChatMessage]:
+    """The lines a viewer of a table in ``status`` may read, hidden ones never: players
+    see the spectators' channel once the game ends."""
+    qs = ChatMessage.objects.filter(match_id=match_id, is_hidden=False).select_related("user")
+    if seated and status == Match.Status.PLAYING:
         qs = qs.filter(channel=ChatMessage.Channel.PLAYERS)
+    return qs
+
+
+def visible_chat(match: Match, *, seated: bool, limit: int = 50) -> list[ChatMessage]:
+    """The last ``limit`` lines a viewer may read, oldest first."""
+    qs = readable_chat(match.pk, match.status, seated=seated)
     return list(reversed(qs.order_by("-created_at", "-pk")[:limit]))
 
 

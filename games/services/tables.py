@@ -334,6 +334,29 @@ def _offer_rematch(match: Match, seats: list[Seat], asking: Seat) -> bool:
     return True
 
 
+def decline_rematch(match: Match | int, by: Any) -> Match:
+    """``by`` says no to the rematch another player asked for: every wish for it is
+    cleared, so no next game starts until someone asks again; the table shows the
+    offer gone.  Under the match's lock, as the offer itself."""
+    refuse_suspended(by)
+    with transaction.atomic():
+        locked = locked_or_refuse(match)
+        seats = load_seats(locked.pk)
+        declining = seat_of(seats, by)
+        if declining is None:
+            raise Refused(_("Only players at the table can start a rematch."), code="not_seated")
+        if locked.status != Match.Status.FINISHED:
+            raise Refused(_("The game is not over yet."), code="not_over")
+        asked = [s for s in seats if s.wants_rematch and s.pk != declining.pk]
+        if not asked:
+            raise Refused(_("Nobody asked for a rematch."), code="no_offer")
+        Seat.objects.filter(match=locked).update(wants_rematch=False)
+        locked.version += 1
+        locked.save(update_fields=["version"])
+        notify_match_changed(locked.pk, locked.version)
+        return locked
+
+
 def abort_match(match: Match | int, reason: str, by: Any | None = None) -> Match:
     """Stop a table for good: nothing in it is rated; seats see it live."""
     with transaction.atomic():
