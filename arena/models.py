@@ -20,19 +20,12 @@ from games.models import BotLevel
 from moderation.models import Report
 
 
-class Arena(models.Model):
-    class Status(models.TextChoices):
-        SCHEDULED = "scheduled", _("Starts soon")
-        RUNNING = "running", _("Running now")
-        FINISHED = "finished", _("Finished")
+class ArenaSettings(models.Model):
+    """What an arena is, set in the admin: its game, its time, its entry conditions and
+    its bots.  ``Arena`` and ``ArenaSchedule`` (which copies them onto each arena it
+    makes, ``schedules.COPIED_FIELDS``) both have them; each names its own variant."""
 
     name = models.CharField(_("name"), max_length=80)
-    variant = models.ForeignKey(
-        "games.RuleVariant",
-        on_delete=models.PROTECT,
-        related_name="arenas",
-        verbose_name=_("variant"),
-    )
     players_per_table = models.PositiveSmallIntegerField(
         _("players at a table"),
         default=2,
@@ -41,7 +34,6 @@ class Arena(models.Model):
     turn_seconds = models.PositiveSmallIntegerField(
         _("seconds a turn"), default=20, validators=[MinValueValidator(5)]
     )
-    starts_at = models.DateTimeField(_("starts at"), db_index=True)
     minutes = models.PositiveSmallIntegerField(
         _("minutes"), default=30, validators=[MinValueValidator(5), MaxValueValidator(24 * 60)]
     )
@@ -73,9 +65,6 @@ class Arena(models.Model):
         blank=True,
         help_text=_("A private arena: only who types this password may join. Empty: open to all."),
     )
-    # A private arena's invite link (arena.invites): who opens it joins without typing
-    # the password.  Made when the arena is saved private, emptied when it is made open.
-    invite_token = models.CharField(_("invite token"), max_length=64, blank=True, editable=False)
     # Bots fill a wait (arena.bot_fill): on a site with few players, whoever waits this
     # long without an opponent plays a bot of this level in an unrated game that scores.
     bots_allowed = models.BooleanField(
@@ -95,6 +84,38 @@ class Arena(models.Model):
     bot_level = models.CharField(
         _("bots' level"), max_length=10, choices=BotLevel.choices, default=BotLevel.MEDIUM
     )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def is_private(self) -> bool:
+        return bool(self.password)
+
+    def clean(self) -> None:
+        variant = getattr(self, "variant", None)
+        if variant is not None and not (
+            variant.min_players <= self.players_per_table <= variant.max_players
+        ):
+            raise ValidationError({"players_per_table": variant.players_rule()})
+
+
+class Arena(ArenaSettings):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("Starts soon")
+        RUNNING = "running", _("Running now")
+        FINISHED = "finished", _("Finished")
+
+    variant = models.ForeignKey(
+        "games.RuleVariant",
+        on_delete=models.PROTECT,
+        related_name="arenas",
+        verbose_name=_("variant"),
+    )
+    starts_at = models.DateTimeField(_("starts at"), db_index=True)
+    # A private arena's invite link (arena.invites): who opens it joins without typing
+    # the password.  Made when the arena is saved private, emptied when it is made open.
+    invite_token = models.CharField(_("invite token"), max_length=64, blank=True, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -140,17 +161,6 @@ class Arena(models.Model):
     @property
     def ends_at(self):
         return self.starts_at + timedelta(minutes=self.minutes)
-
-    @property
-    def is_private(self) -> bool:
-        return bool(self.password)
-
-    def clean(self) -> None:
-        variant = getattr(self, "variant", None)
-        if variant is not None and not (
-            variant.min_players <= self.players_per_table <= variant.max_players
-        ):
-            raise ValidationError({"players_per_table": variant.players_rule()})
 
 
 def new_invite_token() -> str:
@@ -277,43 +287,15 @@ def validate_time_zone(name: str) -> None:
         raise ValidationError(_("Unknown time zone: %(name)s."), params={"name": name})
 
 
-class ArenaSchedule(models.Model):
+class ArenaSchedule(ArenaSettings):
     """A recurring arena (``arena.schedules``): the ticker makes each next arena of it
-    ``lead_minutes`` before its start, with the fields below copied onto it."""
+    ``lead_minutes`` before its start, with the arena's settings copied onto it."""
 
-    name = models.CharField(_("name"), max_length=80)
     variant = models.ForeignKey(
         "games.RuleVariant",
         on_delete=models.PROTECT,
         related_name="arena_schedules",
         verbose_name=_("variant"),
-    )
-    players_per_table = models.PositiveSmallIntegerField(
-        _("players at a table"),
-        default=2,
-        validators=[MinValueValidator(2), MaxValueValidator(6)],
-    )
-    turn_seconds = models.PositiveSmallIntegerField(
-        _("seconds a turn"), default=20, validators=[MinValueValidator(5)]
-    )
-    minutes = models.PositiveSmallIntegerField(
-        _("minutes"), default=30, validators=[MinValueValidator(5), MaxValueValidator(24 * 60)]
-    )
-    is_rated = models.BooleanField(_("rated"), default=False)
-    min_rating = models.PositiveSmallIntegerField(_("least rating"), null=True, blank=True)
-    min_rated_games = models.PositiveSmallIntegerField(_("least rated games"), default=0)
-    min_reliability = models.PositiveSmallIntegerField(
-        _("least reliability"), null=True, blank=True, validators=[MaxValueValidator(100)]
-    )
-    password = models.CharField(_("password"), max_length=64, blank=True)
-    bots_allowed = models.BooleanField(_("bots fill a wait"), default=False)
-    bot_wait_seconds = models.PositiveSmallIntegerField(
-        _("seconds before a bot"),
-        default=30,
-        validators=[MinValueValidator(5), MaxValueValidator(600)],
-    )
-    bot_level = models.CharField(
-        _("bots' level"), max_length=10, choices=BotLevel.choices, default=BotLevel.MEDIUM
     )
     # The recurrence: every N hours from ``first_start``, or daily at a time of a zone.
     every_hours = models.PositiveSmallIntegerField(
@@ -363,11 +345,7 @@ class ArenaSchedule(models.Model):
             raise ValidationError(
                 _("Set either every N hours or a daily time, not both and not neither.")
             )
-        variant = getattr(self, "variant", None)
-        if variant is not None and not (
-            variant.min_players <= self.players_per_table <= variant.max_players
-        ):
-            raise ValidationError({"players_per_table": variant.players_rule()})
+        super().clean()
 
 
 class ArenaChatMessage(models.Model):

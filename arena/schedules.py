@@ -15,24 +15,14 @@ from zoneinfo import ZoneInfo
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .models import Arena, ArenaSchedule
+from .models import Arena, ArenaSchedule, ArenaSettings
 from .services import notify_arena_changed
 
-# What a schedule copies onto each arena it makes.
+# What a schedule copies onto each arena it makes: the settings both have (the
+# documented ``Model._meta`` API lists them) and the variant, which each names itself.
 COPIED_FIELDS = (
-    "name",
     "variant_id",
-    "players_per_table",
-    "turn_seconds",
-    "minutes",
-    "is_rated",
-    "min_rating",
-    "min_rated_games",
-    "min_reliability",
-    "password",
-    "bots_allowed",
-    "bot_wait_seconds",
-    "bot_level",
+    *(field.attname for field in ArenaSettings._meta.get_fields()),
 )
 # A ticker that was down long makes no more than this many arenas of a schedule at once.
 MOST_MADE_A_TICK = 24
