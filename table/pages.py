@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from accounts.ratelimit import client_ip
 from arena.berserk import berserk_offered
 from arena.lobby import lobby_arenas
+from arena.table_link import arena_of
 from friends import services as friends
 from friends.blocks import tables_hidden_from
 from games.models import Match, RuleVariant, Seat
@@ -243,6 +244,7 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     context["ws_url"] = f"/ws/games/{match.pk}/"
     context["can_join"] = viewer.seat is None and match.status == Match.Status.WAITING
     context["can_berserk"] = berserk_offered(match, viewer.seat)
+    context["arena"] = arena_of(match)
     context.update(table_extras(match, request.user, seated=viewer.seat is not None))
     context["reportable_players"] = [
         seat.user
