@@ -145,13 +145,31 @@ def standings_part(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "arena/_standings.html", _standings_context(arena, request.user))
 
 
-def _act(request: HttpRequest, pk: int, action: Callable[[Any, Arena], Any]) -> HttpResponse:
+def _act(
+    request: HttpRequest,
+    pk: int,
+    action: Callable[[Any, Arena], Any],
+    *,
+    invite_token: str = "",
+) -> HttpResponse:
     arena = get_object_or_404(Arena.objects.select_related("variant"), pk=pk)
     try:
         action(request.user, arena)
     except Refused as refusal:
-        return _page(request, arena, error=refusal.message, status=refusal.status)
+        # Refused for another reason, an invited player's page keeps its invite.
+        kept = invite_token if invite_token and _is_invite_of(arena, invite_token) else ""
+        return _page(
+            request, arena, error=refusal.message, status=refusal.status, invite_token=kept
+        )
     return redirect("arena:detail", pk=arena.pk)
+
+
+def _is_invite_of(arena: Arena, token: str) -> bool:
+    try:
+        refuse_invite(arena, token)
+    except Refused:
+        return False
+    return True
 
 
 @login_required
@@ -159,7 +177,12 @@ def _act(request: HttpRequest, pk: int, action: Callable[[Any, Arena], Any]) -> 
 def join(request: HttpRequest, pk: int) -> HttpResponse:
     password = request.POST.get("password", "")
     token = request.POST.get("invite", "")
-    return _act(request, pk, lambda user, arena: services.join(user, arena, password, token))
+    return _act(
+        request,
+        pk,
+        lambda user, arena: services.join(user, arena, password, token),
+        invite_token=token,
+    )
 
 
 @login_required

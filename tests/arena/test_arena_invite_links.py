@@ -226,3 +226,21 @@ def test_the_link_still_checks_the_other_conditions():
         services.join(user, arena, invite_token=arena.invite_token)
     assert refusal.value.code == "reliability"
     assert players() == []
+
+
+def test_an_invited_player_refused_for_another_condition_keeps_the_invite_on_the_page():
+    arena = running_arena(password="secret", min_reliability=90)
+    user = person()
+    get_user_model().objects.filter(pk=user.pk).update(reliability=50)
+    client = signed_in(user)
+    response = client.post(reverse("arena:join", args=[arena.pk]), {"invite": arena.invite_token})
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "This arena asks for a reliability of at least 90; yours is 50." in html
+    assert "You were invited: join without the password." in html
+    assert 'name="password"' not in html
+    wrong = client.post(reverse("arena:join", args=[arena.pk]), {"invite": "not-the-token"})
+    html = wrong.content.decode()
+    assert wrong.status_code == 403 and "You were invited" not in html
+    assert 'name="password"' in html and "not-the-token" not in html
+    assert players() == []
