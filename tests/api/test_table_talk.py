@@ -4,16 +4,20 @@ however many ask at once."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from datetime import timedelta
 
 import pytest
+from channels.layers import get_channel_layer
 from django.db import connections
 from django.utils import timezone
 
+from api.events import CHANNEL_PREFIX, AccountEvents
 from games import services
 from games.models import ChatMessage, Deal, Match, RuleVariant, Seat
+from games.socket_rows import OpenSocket
 from tests.live.conftest import Socket, fresh_channel_layer  # noqa: F401  (autouse)
 from tests.sockets import db, in_own_loop, session_cookie
 
@@ -257,3 +261,48 @@ def test_both_players_asking_at_once_start_one_game(round_):
         thread.join()
     assert sorted(answer["status"] for answer in answers) == ["offered", "started"]
     assert table(match.pk)[:3:2] == ("playing", 2)
+
+
+def test_the_event_stream_tells_each_rematch_offer_once_and_a_new_one_after_the_next_game():
+    match, users = finished()
+    events = AccountEvents(users[1], token_id=0)
+    assert events.news() == []
+    ann = token_of(users[0])
+    post(ann, f"/api/games/{match.pk}/rematch")
+    offer = {"type": "rematch_offered", "match_id": match.pk, "by": ["ann"]}
+    assert events.news() == [offer]
+    assert events.news() == []  # told once
+    assert AccountEvents(users[0], token_id=0).news() == []  # not to the asker
+    post(token_of(users[1]), f"/api/games/{match.pk}/rematch")
+    assert events.news() == [{"type": "game_started", "match_id": match.pk, "seat": 1}]
+    services.resign(match.pk, users[1])
+    assert [line["type"] for line in events.news()] == ["game_finished"]
+    post(ann, f"/api/games/{match.pk}/rematch")
+    assert events.news() == [offer]  # the next game's offer is news again
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_offer_through_the_api_reaches_the_other_players_page_and_wakes_their_events():
+    match, users = finished()
+    secret = token_of(users[0])
+
+    @in_own_loop
+    async def run():
+        layer = get_channel_layer()
+        events_channel = await layer.new_channel(CHANNEL_PREFIX)
+        await db(
+            OpenSocket.objects.create,
+            channel_name=events_channel, user=users[1], server="test", renewed_at=timezone.now(),
+        )  # fmt: skip
+        woken = asyncio.ensure_future(layer.receive(events_channel))
+        page = Socket(f"/ws/games/{match.pk}/", await db(session_cookie, users[1]))
+        assert (await page.open())[0]
+        await page.drain()
+        offered = await db(post, secret, f"/api/games/{match.pk}/rematch")
+        assert offered.json()["status"] == "offered"
+        frame = await page.until(lambda f: 'data-testid="rematch-offer"' in f)
+        assert "ann asks for a rematch" in frame and "Accept the rematch" in frame
+        assert await asyncio.wait_for(woken, 10) == {"type": "events.check"}
+        await page.close()
+
+    run()
