@@ -64,6 +64,11 @@ def test_a_line_is_reported_from_the_page_and_lands_in_the_moderators_queue():
     moderator = signed_in(admin)
     queue = moderator.get(reverse("admin:arena_arenachatreport_changelist")).content.decode()
     assert "ты дурак" in queue and rude.username in queue
+    one = moderator.get(reverse("admin:arena_arenachatreport_change", args=[report.pk]))
+    assert one.status_code == 200
+    html = one.content.decode()
+    assert reverse("admin:arena_arena_change", args=[arena.pk]) in html
+    assert reverse("admin:arena_arenachatmessage_change", args=[line.pk]) in html
     done = moderator.post(
         reverse("admin:arena_arenachatreport_changelist"),
         {
