@@ -240,5 +240,9 @@ def test_an_arena_from_the_join_to_the_podium(live_server_url, browser):
     for page, width in ((ru, PHONE["width"]), (late, PHONE["width"]), (en, DESKTOP["width"])):
         within_the_screen(page, width)
     assert "5 очков" in ru.locator('[data-testid="arena-podium"]').inner_text()
+    # On a narrower phone still, the page keeps to the screen.
+    ru.set_viewport_size({"width": 320, "height": 700})
+    within_the_screen(ru, 320)
+    ru.screenshot(path=f"{SHOTS}/flow-podium-ru-320.png", full_page=True)
     assert not english_words(ru, names)
     assert Arena.objects.get(pk=arena.pk).status == Arena.Status.FINISHED
