@@ -52,7 +52,7 @@ def test_a_bot_account_accepts_a_challenge_from_its_event_stream(live_server_url
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_client_challenges_seeks_and_a_bot_account_is_kept_out_of_the_pools(
+def test_the_client_challenges_seeks_and_a_bot_account_is_kept_out_of_peoples_pools(
     live_server_url,
 ):
     person, robo = make_user("ann"), turn_into_bot(make_user("robo"))
@@ -70,8 +70,11 @@ def test_the_client_challenges_seeks_and_a_bot_account_is_kept_out_of_the_pools(
     assert ann_client.cancel_seek()["status"] == "cancelled"
 
     with pytest.raises(ApiError) as refused:
-        bot_client.seek()
+        bot_client.seek(pool="people")
     assert (refused.value.status, refused.value.code) == (400, "bot_account")
+    # Its own seek is in the bot pool, apart from people's.
+    assert bot_client.seek()["pool"] == "bots"
+    assert bot_client.cancel_seek()["status"] == "cancelled"
     with pytest.raises(ApiError) as refused:
         bot_client.challenge("ann")
     assert refused.value.code == "bot_account"

@@ -138,3 +138,15 @@ def test_a_bot_tables_page_shows_the_bots_ratings_to_a_watcher():
     header = page.split('data-testid="table-ratings"')[1].split("</p>")[0]
     assert f"robo <strong>{shown['robo']}</strong>" in header
     assert f"droid <strong>{shown['droid']}</strong>" in header
+
+
+def test_the_site_profile_shows_a_bot_accounts_bots_rating_and_a_persons_none():
+    robo, _droid, ann = boards()
+    reader = Client(HTTP_ACCEPT_LANGUAGE="ru")
+    bot_page = reader.get(reverse("accounts:profile", args=["robo"])).content.decode()
+    row = bot_page.split('data-class="bots"')[1].split("</tr>")[0]
+    assert "Аккаунты ботов" in row
+    assert f"<td>{round(Rating.objects.get(user=robo).rating)} " in row
+    person_page = reader.get(reverse("accounts:profile", args=["ann"])).content.decode()
+    assert 'data-class="two_player"' in person_page
+    assert 'data-class="bots"' not in person_page
