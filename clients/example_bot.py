@@ -1,8 +1,8 @@
 """An example bot: opens a table against the site's bot (or plays a table it sits at)
 and plays the whole game through the API, reading its seat's stream.  With ``--wait``
 it reads its account's event stream instead: it takes each friend request (only a
-friend may challenge it), accepts each challenge (invite) sent to it and plays each
-game that starts, as a bot account people challenge does.
+friend may challenge it), accepts each challenge (invite) sent to it and each rematch
+offered to it, and plays each game that starts, as a bot account people challenge does.
 
     python clients/example_bot.py --url http://127.0.0.1:8000 --token durak_… --level hard
     python clients/example_bot.py --wait            # accept challenges, play them
@@ -87,8 +87,9 @@ def play_game(client: DurakClient, match_id: int, *, log: Any = print) -> dict[s
 
 def serve(client: DurakClient, *, games: int | None = None, log: Any = print) -> int:
     """Read the account's event stream: take each friend request, accept each invite
-    (a challenge), play each game that starts, each in a thread of its own, until ``games`` of them finished
-    (None: for as long as the stream lasts).  The number of games finished."""
+    (a challenge) and each rematch offered, play each game that starts, each in a
+    thread of its own, until ``games`` of them finished (None: for as long as the
+    stream lasts).  The number of games finished."""
     playing: dict[int, threading.Thread] = {}
     finished = 0
     events = client.events()
@@ -107,6 +108,12 @@ def serve(client: DurakClient, *, games: int | None = None, log: Any = print) ->
                     log(f"accepted {event['from']}'s challenge: table {match_id}")
                 except ApiError as error:  # withdrawn, expired, taken: wait for the next
                     log(f"challenge {event['invite_id']} not taken ({error.code}: {error.message})")
+            elif kind == "rematch_offered":
+                try:
+                    client.rematch(match_id)
+                    log(f"took {', '.join(event['by'])}'s rematch: table {match_id}")
+                except ApiError as error:  # declined meanwhile, or the table is gone
+                    log(f"rematch at table {match_id} not taken ({error.code}: {error.message})")
             elif kind == "game_started" and match_id not in playing:
                 thread = threading.Thread(
                     target=play_game, args=(client, match_id), kwargs={"log": log}, daemon=True

@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
+import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 from django.db import connections
 
+from friends import services as friends
 from games import services
 from games.models import ChatMessage, Deal, Match, RuleVariant
+from matchmaking.bot_accounts import turn_into_bot
 from tests.scale.invariants import hidden_from
 from tests.scale.test_hidden_information import leaks
 
@@ -159,3 +163,36 @@ def test_a_declined_rematch_is_told_and_the_stream_ends_after_the_wait(
             assert not raw.strip() or json.loads(raw)["type"] == "state", raw
     assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
     assert Deal.objects.filter(match=match).count() == 1
+
+
+def test_the_waiting_example_bot_takes_a_rematch_and_plays_the_next_game(live_server_url):
+    from example_bot import play_game, serve
+
+    person, robo = make_user("ann"), turn_into_bot(make_user("robo"))
+    friends.accept_friend(robo, friends.request_friend(person, robo).pk)
+    ann, bot = token_of(person), token_of(robo)
+    connections.close_all()
+    said: list[str] = []
+    served: list[int] = []
+    waiting = threading.Thread(
+        target=lambda: served.append(
+            serve(DurakClient(live_server_url, bot), games=2, log=said.append)
+        ),
+        daemon=True,
+    )
+    waiting.start()
+    ann_client = DurakClient(live_server_url, ann)
+    made = ann_client.challenge("robo", deck_size=24, is_rated=False)
+    match_id = made["match_id"]
+    assert play_game(ann_client, match_id, log=lambda line: None)["status"] == "finished"
+    assert ann_client.rematch(match_id)["status"] == "offered"
+    deadline = time.monotonic() + 20
+    while Deal.objects.filter(match_id=match_id).count() < 2:
+        assert time.monotonic() < deadline, said
+        time.sleep(0.1)
+    assert play_game(ann_client, match_id, log=lambda line: None)["status"] == "finished"
+    waiting.join(timeout=60)
+    assert not waiting.is_alive(), said
+    assert served == [2]
+    assert f"took ann's rematch: table {match_id}" in said
+    assert Deal.objects.filter(match_id=match_id, status=Deal.Status.FINISHED).count() == 2
