@@ -1,0 +1,450 @@
+"""API bots beside people at the table, on the stack `make run` starts.
+
+N bot accounts, each with a token, play through the public API game after game: each
+opens a table against the site's cheapest bot at fast speed (``POST /api/tables``),
+reads its seat's stream (``GET /api/games/{id}/stream``, newline-delimited JSON) and
+answers each of its turns at once with the example bot's choice
+(``clients/example_bot.py``) through ``POST /api/games/{id}/actions``.  A bot account
+may not challenge, so two API bots cannot meet at a table: each plays the site's bot.
+
+Beside them, H two-human tables play over the site's WebSocket, the people of
+``benchmarks/ws_load.py`` (think 0.5-1.5 s, a rematch when a game ends).  The people
+play twice, for the same time: first alone, then with the API bots (which start a
+warm-up before that window), so their latencies stand side by side in one run.
+
+It reports:
+- move-to-stream-line: from just before a bot's POST until its own stream brought the
+  line with the move applied (a version past the one it answered), p50/p95/p99;
+- the POST's own round trip, the games finished, the refusals;
+- the people's action-to-update (both seats saw the new version), p50/p99, alone and
+  beside the bots;
+- the CPU of the daphne process and of the bot workers in each window, the load
+  average, and this client's own event-loop lag.
+
+    .venv/bin/python benchmarks/api_bots.py --bots 100 --people-tables 50 --seconds 60
+    .venv/bin/python benchmarks/api_bots.py --smoke
+
+The stack is the launcher of `make run` (``durak_site.cluster --embedded``: one
+daphne on SQLite with the in-memory layer, a task worker, bot workers) on a fresh
+database in a temporary directory, with ``DJANGO_DEBUG=0``.  All the bots connect
+from 127.0.0.1, so the per-address limit on tables opened is lifted for the run
+(``TABLE_RATE_LIMIT_ADDRESS``); each account's own limits are the site's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "clients"))
+
+import ws_load  # noqa: E402
+from bots_at_the_table import LOG, count_bot_moves, start_stack  # noqa: E402
+from example_bot import choose  # noqa: E402
+from live_latency import cpu_seconds, free_port, make_tables, pct, setup_django  # noqa: E402
+from ws_load import TIMEOUT, Seat, Stats, drive_humans, load_state, watch_loop_lag  # noqa: E402
+
+HOST = "127.0.0.1"
+
+
+@dataclass
+class BotStats:
+    move_to_line: list[float] = field(default_factory=list)  # seconds
+    post_round_trip: list[float] = field(default_factory=list)
+    games: int = 0
+    tables: int = 0
+    refused: Counter = field(default_factory=Counter)
+    # A move answered 200 whose line its stream never brought before the run stopped.
+    unseen: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+async def request(port: int, method: str, path: str, token: str, body=None) -> tuple[int, dict]:
+    """One API call on a connection of its own, as the reference client makes it."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    data = b"" if body is None else json.dumps(body).encode()
+    head = (
+        f"{method} {path} HTTP/1.0\r\nHost: {HOST}:{port}\r\n"
+        f"Authorization: Bearer {token}\r\nAccept: application/json\r\n"
+    )
+    if body is not None:
+        head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+    writer.write(head.encode() + b"\r\n" + data)
+    try:
+        status = int((await reader.readline()).split()[1])
+        while (await reader.readline()) not in (b"\r\n", b""):
+            pass
+        payload = await reader.read()
+    finally:
+        writer.close()
+    return status, json.loads(payload or b"null")
+
+
+async def read_lines(reader: asyncio.StreamReader, queue: asyncio.Queue) -> None:
+    """Each line of a stream with the moment it arrived; None when the stream ends.
+    Over HTTP/1.0 the body comes unchunked and the server closes it at its end."""
+    while True:
+        raw = await reader.readline()
+        if not raw:
+            queue.put_nowait(None)
+            return
+        if raw.strip():  # blank lines only keep the connection alive
+            queue.put_nowait((time.perf_counter(), json.loads(raw)))
+
+
+async def play_game(port: int, token: str, match_id: int, window, stats: BotStats) -> bool:
+    """Answer each turn of the bot's seat until the game ends (True) or the run stops."""
+    measure_from, stop_at = window
+    reader, writer = await asyncio.open_connection(HOST, port, limit=2**20)
+    writer.write(
+        f"GET /api/games/{match_id}/stream HTTP/1.0\r\nHost: {HOST}:{port}\r\n"
+        f"Authorization: Bearer {token}\r\nAccept: application/x-ndjson\r\n\r\n".encode()
+    )
+    queue: asyncio.Queue = asyncio.Queue()
+    lines = None
+    pending: tuple[int, float] | None = None  # (version answered, sent at)
+    try:
+        status = int((await reader.readline()).split()[1])
+        while (await reader.readline()) not in (b"\r\n", b""):
+            pass
+        if status != 200:
+            stats.errors.append(f"stream of {match_id}: {status}")
+            return False
+        lines = asyncio.ensure_future(read_lines(reader, queue))
+        acted_at = -1
+        while True:
+            try:
+                item = await asyncio.wait_for(queue.get(), max(0.0, stop_at - time.perf_counter()))
+            except TimeoutError:
+                return False
+            if item is None:
+                return True
+            arrived, state = item
+            if pending is not None and state["version"] > pending[0]:
+                if pending[1] >= measure_from:
+                    stats.move_to_line.append(arrived - pending[1])
+                pending = None
+            view = state.get("view")
+            if state["status"] != "playing" or not view or view["is_over"]:
+                continue
+            if state["version"] <= acted_at or time.perf_counter() >= stop_at:
+                continue
+            action = choose(view)
+            if action is None:
+                continue
+            acted_at = state["version"]
+            sent = time.perf_counter()
+            code, answer = await request(
+                port,
+                "POST",
+                f"/api/games/{match_id}/actions",
+                token,
+                {"action": action, "version": state["version"]},
+            )
+            if code == 200:
+                pending = (state["version"], sent)
+                if sent >= measure_from:
+                    stats.post_round_trip.append(time.perf_counter() - sent)
+            else:  # stale: the site's bot moved first; the next line brings the table
+                stats.refused[(answer or {}).get("code", str(code))] += 1
+    finally:
+        if pending is not None and pending[1] >= measure_from:
+            stats.unseen += 1
+        if lines is not None:
+            lines.cancel()
+        writer.close()
+
+
+async def api_bot(port: int, token: str, level: str, window, stats: BotStats) -> None:
+    """Game after game against the site's ``level`` bot at fast speed, until the stop."""
+    stop_at = window[1]
+    while time.perf_counter() < stop_at:
+        code, answer = await request(
+            port, "POST", "/api/tables", token, {"level": level, "bot_speed": "fast"}
+        )
+        if code != 201:
+            stats.refused[f"table {(answer or {}).get('code', code)}"] += 1
+            await asyncio.sleep(min(5.0, max(0.0, stop_at - time.perf_counter())))
+            continue
+        stats.tables += 1
+        if await play_game(port, token, answer["match_id"], window, stats):
+            stats.games += 1
+
+
+async def rematch_by_both(table: dict, seats: list[Seat], version: int, stats: Stats) -> bool:
+    """Both people ask for the rematch: a person's ask is an offer, and the next game
+    starts once every person seated asked (``games.services.start_next_deal``); each
+    ask moves the table's version on by one. ``ws_load.rematch`` asks from the first
+    seat only, so its tables stop at their first game's end; its players use this."""
+    for asked, seat in enumerate(seats, start=1):
+        waits = [other.wait_version(version + asked) for other in seats]
+        await seat.send({"type": "rematch"})
+        try:
+            await asyncio.wait_for(asyncio.gather(*waits), TIMEOUT)
+        except TimeoutError:
+            stats.errors.append(f"match {table['id']}: no rematch")
+            return False
+    stats.rematches += 1
+    return True
+
+
+ws_load.rematch = rematch_by_both
+
+
+def make_bots(count: int) -> list[str]:
+    """``count`` bot accounts, as a player makes one (a token, then "become a bot")."""
+    from django.contrib.auth import get_user_model
+
+    from api.tokens import create_token
+    from matchmaking.bot_accounts import turn_into_bot
+
+    tag = f"{os.getpid()}x{int(time.time())}"
+    secrets = []
+    for n in range(count):
+        user = get_user_model().objects.create_user(username=f"apibot{tag}n{n}", password=None)
+        _token, secret = create_token(user, "benchmark", ["read", "play", "bot"])
+        turn_into_bot(user)
+        secrets.append(secret)
+    return secrets
+
+
+def cpu_now(pids: dict[str, list[int]]) -> dict[str, float]:
+    return {name: sum(cpu_seconds(p) for p in group) for name, group in pids.items()}
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+async def people_window(tables, seats_of, seconds: float, args, pids) -> dict:
+    """The people play for ``seconds``; their latencies and the processes' CPU."""
+    for table in tables:
+        table["state"], table["version"] = await load_state(table["id"])
+    stats = Stats()
+    cpu_before, client_before = cpu_now(pids), time.process_time()
+    started = stats.started = time.perf_counter()
+    wall = datetime.now(UTC)
+    stop_at = started + seconds
+
+    async def at_stop() -> tuple[dict, float, str]:
+        await asyncio.sleep(seconds / 2)
+        middle = load_average()
+        await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
+        return cpu_now(pids), time.process_time(), middle
+
+    sampled = asyncio.ensure_future(at_stop())
+    outcomes = await asyncio.gather(
+        *(drive_humans(t, seats_of[t["id"]], stats, stop_at, args) for t in tables),
+        watch_loop_lag(stats, stop_at),
+        return_exceptions=True,
+    )
+    cpu_after, client_after, middle = await sampled
+    errors = [*stats.errors, *(f"driver: {o!r}" for o in outcomes if isinstance(o, BaseException))]
+    for seats in seats_of.values():
+        for seat in seats:
+            errors += seat.refusals + seat.errors
+            seat.refusals.clear()
+            seat.errors.clear()
+    return {
+        "latencies": [x * 1000 for x in stats.latencies],
+        "cpu": {name: (cpu_after[name] - cpu_before[name]) / seconds for name in cpu_after},
+        "client_cpu": (client_after - client_before) / seconds,
+        "loop_lag_p99": pct(stats.loop_lags, 99) * 1000,
+        "load_mid": middle,
+        "errors": errors,
+        "window": (wall, datetime.now(UTC)),
+    }
+
+
+async def run(port: int, tables, bots: list[str], args, pids) -> dict:
+    url = f"http://{HOST}:{port}"
+    seats_of = {t["id"]: [Seat(url, t["id"], c) for c in t["cookies"]] for t in tables}
+    gate = asyncio.Semaphore(8)
+
+    async def open_seat(seat: Seat) -> None:
+        async with gate:
+            await seat.open()
+
+    await asyncio.gather(*(open_seat(s) for seats in seats_of.values() for s in seats))
+    await asyncio.sleep(2)  # each socket's presence push drains first
+    print(f"[{time.strftime('%H:%M:%S')}] people alone, load {load_average()}", flush=True)
+    alone = await people_window(tables, seats_of, args.seconds, args, pids)
+    bot_stats = BotStats()
+    measure_from = time.perf_counter() + args.warmup
+    window = (measure_from, measure_from + args.seconds)
+    print(f"[{time.strftime('%H:%M:%S')}] {len(bots)} API bots start", flush=True)
+    players = [asyncio.ensure_future(api_bot(port, t, args.level, window, bot_stats)) for t in bots]
+    await asyncio.sleep(args.warmup)
+    print(f"[{time.strftime('%H:%M:%S')}] people beside the bots, load {load_average()}")
+    beside = await people_window(tables, seats_of, args.seconds, args, pids)
+    outcomes = await asyncio.gather(*players, return_exceptions=True)
+    bot_stats.errors += [f"bot: {o!r}" for o in outcomes if isinstance(o, BaseException)]
+    await asyncio.gather(*(s.close() for seats in seats_of.values() for s in seats))
+    return {"alone": alone, "beside": beside, "bots": bot_stats}
+
+
+def figures(values: list[float]) -> dict:
+    if not values:
+        return {"count": 0}
+    return {
+        "count": len(values),
+        "p50": statistics.median(values),
+        "p95": pct(values, 95),
+        "p99": pct(values, 99),
+        "max": max(values),
+    }
+
+
+def line(values: dict) -> str:
+    if not values["count"]:
+        return "none"
+    return (
+        f"p50 {values['p50']:.1f} / p95 {values['p95']:.1f} / p99 {values['p99']:.1f} / "
+        f"max {values['max']:.1f} ms ({values['count']})"
+    )
+
+
+def report(result: dict, args, started: str, load_before: str) -> dict:
+    bots: BotStats = result["bots"]
+    seconds = args.seconds
+    out = {
+        "started": started,
+        "load_before": load_before,
+        "args": {k: v for k, v in vars(args).items() if k != "think"},
+        "bots": {
+            "move_to_line": figures([x * 1000 for x in bots.move_to_line]),
+            "post_round_trip": figures([x * 1000 for x in bots.post_round_trip]),
+            "moves_per_second": len(bots.post_round_trip) / seconds,
+            "games": bots.games,
+            "tables": bots.tables,
+            "refused": dict(bots.refused),
+            "unseen": bots.unseen,
+            "errors": bots.errors,
+        },
+    }
+    site_bot_moves = count_bot_moves(result["beside"]["window"])
+    out["bots"]["site_bot_moves_per_second"] = site_bot_moves / seconds
+    print(f"\nstarted {started} UTC; load average before {load_before}")
+    print(f"{args.bots} API bots against the {args.level} bot (fast); {seconds:.0f} s windows")
+    print(f"move-to-stream-line: {line(out['bots']['move_to_line'])}")
+    print(f"POST round trip:     {line(out['bots']['post_round_trip'])}")
+    print(
+        f"API moves {out['bots']['moves_per_second']:.1f}/s, site bot moves "
+        f"{site_bot_moves / seconds:.1f}/s, games finished {bots.games}, tables {bots.tables}, "
+        f"refused {dict(bots.refused)}, lines never seen {bots.unseen}, errors {len(bots.errors)}"
+        + (f" (first: {bots.errors[0]})" if bots.errors else "")
+    )
+    print(f"\n{args.people_tables} two-human tables over WebSockets:")
+    print("| people | action-to-update p50 / p99 / max | actions/s | daphne CPU | bot workers' CPU"
+          " | client CPU | client loop lag p99 | load average mid-window | errors |")  # fmt: skip
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
+    for name in ("alone", "beside"):
+        phase = result[name]
+        people = figures(phase["latencies"])
+        out[name] = {
+            "people": people,
+            "actions_per_second": people["count"] / seconds,
+            "cpu_cores": phase["cpu"],
+            "client_cpu_cores": phase["client_cpu"],
+            "loop_lag_p99_ms": phase["loop_lag_p99"],
+            "load_mid": phase["load_mid"],
+            "errors": phase["errors"],
+        }
+        spread = (
+            f"{people['p50']:.1f} / {people['p99']:.1f} / {people['max']:.1f} ms"
+            if people["count"]
+            else "none"
+        )
+        print(
+            f"| {name} | {spread} | {people['count'] / seconds:.1f} | "
+            f"{phase['cpu']['daphne']:.2f} cores | {phase['cpu']['bot workers']:.2f} cores | "
+            f"{phase['client_cpu']:.2f} cores | {phase['loop_lag_p99']:.1f} ms | "
+            f"{phase['load_mid']} | {len(phase['errors'])} |"
+        )
+    errors = out["alone"]["errors"] + out["beside"]["errors"]
+    if errors:
+        print(f"first people error: {errors[0]}")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bots", type=int, default=100, help="API bot accounts playing")
+    parser.add_argument("--people-tables", type=int, default=50, help="two-human tables")
+    parser.add_argument("--seconds", type=float, default=60, help="each measured window")
+    parser.add_argument("--warmup", type=float, default=10, help="bots play before measuring")
+    parser.add_argument("--level", default="random", help="the site's bot the API bots play")
+    parser.add_argument("--bot-workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--smoke", action="store_true", help="3 bots, 2 tables, 8 s: a check")
+    args = parser.parse_args()
+    if args.smoke:
+        args.bots, args.people_tables, args.seconds, args.warmup = 3, 2, 8, 3
+    args.think = (0.5, 1.5)  # the people's, as in bots_at_the_table.py
+    started, load_before = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S"), load_average()
+
+    tmp = tempfile.TemporaryDirectory(prefix="durak-api-bots-")
+    env = {
+        **os.environ,
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_DEBUG": "0",
+        "SECRET_KEY": os.environ.get("SECRET_KEY", "benchmark-only-secret-key-" + "x" * 32),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "SQLITE_PATH": os.path.join(tmp.name, "bench.sqlite3"),
+        "TABLE_RATE_LIMIT_ADDRESS": "1000000",
+    }
+    for name in ("DJANGO_DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "TABLE_RATE_LIMIT_ADDRESS"):
+        os.environ[name] = env[name]
+    setup_django(env["SQLITE_PATH"])
+    for command in ("migrate", "collectstatic"):  # DJANGO_DEBUG=0 serves the hashed files
+        subprocess.run(
+            [sys.executable, "manage.py", command, "--noinput", "-v", "0", "--skip-checks"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
+    from games.models import Match
+
+    tables = []
+    for match_id, cookies in make_tables(args.people_tables):
+        match = Match.objects.get(pk=match_id)
+        tables.append({"id": match_id, "state": match.state, "version": match.version,
+                       "cookies": cookies, "bot": False})  # fmt: skip
+    bots = make_bots(args.bots)
+    port = free_port()
+    launcher, pids = start_stack(env, port, args.bot_workers)
+    try:
+        result = asyncio.run(run(port, tables, bots, args, pids))
+    except BaseException:
+        print("".join(list(LOG)[-40:]), file=sys.stderr)
+        raise
+    finally:
+        launcher.send_signal(signal.SIGINT)
+        launcher.wait(timeout=60)
+    out = report(result, args, started, load_before)
+    if args.json:
+        for phase in ("alone", "beside"):
+            out[phase]["errors"] = out[phase]["errors"][:20]
+        out["bots"]["errors"] = out["bots"]["errors"][:20]
+        Path(args.json).write_text(json.dumps(out, indent=2, default=str))
+    tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()
