@@ -306,3 +306,10 @@ def test_an_offer_through_the_api_reaches_the_other_players_page_and_wakes_their
         await page.close()
 
     run()
+
+
+def test_a_decline_with_nothing_offered_says_so_in_the_players_language():
+    match, users = finished()
+    refused = post(token_of(users[1]), f"/api/games/{match.pk}/rematch/decline", language="ru")
+    assert (refused.status_code, refused.json()["code"]) == (400, "no_offer")
+    assert refused.json()["message"] == "Реванш никто не предлагал."
