@@ -13,6 +13,7 @@ import pytest
 from channels.layers import get_channel_layer
 from django.db import connections
 from django.utils import timezone
+from openapi_spec_validator import validate
 
 from api.events import CHANNEL_PREFIX, AccountEvents
 from games import services
@@ -313,3 +314,11 @@ def test_a_decline_with_nothing_offered_says_so_in_the_players_language():
     refused = post(token_of(users[1]), f"/api/games/{match.pk}/rematch/decline", language="ru")
     assert (refused.status_code, refused.json()["code"]) == (400, "no_offer")
     assert refused.json()["message"] == "Реванш никто не предлагал."
+
+
+def test_the_schema_names_the_chat_and_rematch_calls_behind_a_token():
+    schema = api_client(None).get("/api/openapi.json").json()
+    for path, status in (("chat", "201"), ("rematch", "200"), ("rematch/decline", "200")):
+        call = schema["paths"][f"/api/games/{{match_id}}/{path}"]["post"]
+        assert call["security"] and status in call["responses"] and "429" in call["responses"]
+    validate(schema)
