@@ -44,19 +44,12 @@ def _reports_within_the_hour(user: Any) -> int:
     )
 
 
-def report_arena_line(
-    user: Any, arena: Arena, message_id: Any, category: str, reason: str = ""
-) -> ArenaChatReport:
-    """File ``user``'s report of the line ``message_id`` of ``arena``'s chat.
-
-    Refused, with nothing filed, for a suspended user, a line that is not this arena's
-    (or no line), at a private arena anyone who has not joined it, the user's own
-    line, a line they reported already and is still open, and past the reports an
-    hour of the table's report form.
-    """
-    user = refuse_suspended(user)
+def reportable_line(user: Any, arena: Arena, message_id: Any) -> ArenaChatMessage:
+    """The line ``message_id`` of ``arena``'s chat, if ``user`` may report it: Refused
+    for a line that is not this arena's (or no line), at a private arena anyone who
+    has not joined it, and the user's own line."""
     line = (
-        ArenaChatMessage.objects.filter(pk=message_id, arena=arena).first()
+        ArenaChatMessage.objects.filter(pk=message_id, arena=arena).select_related("user").first()
         if isinstance(message_id, int)
         else None
     )
@@ -68,6 +61,21 @@ def report_arena_line(
         )
     if line.user_id == user.pk:
         raise Refused(str(ReportForm.error_messages["yourself"]), code="yourself")
+    return line
+
+
+def report_arena_line(
+    user: Any, arena: Arena, message_id: Any, category: str, reason: str = ""
+) -> ArenaChatReport:
+    """File ``user``'s report of the line ``message_id`` of ``arena``'s chat.
+
+    Refused, with nothing filed, for a suspended user, a line that is not this arena's
+    (or no line), at a private arena anyone who has not joined it, the user's own
+    line, a line they reported already and is still open, and past the reports an
+    hour of the table's report form.
+    """
+    user = refuse_suspended(user)
+    line = reportable_line(user, arena, message_id)
     with transaction.atomic():
         # The reporter's row lock: two reports sent at once count each other.
         type(user).objects.select_for_update().filter(pk=user.pk).first()

@@ -49,13 +49,26 @@ def refresh_html(arena_id: int) -> str:
     )
 
 
-def chat_line_html(username: str, text: str) -> str:
-    """A chat line, appended to the page's chat (the same markup the page renders)."""
+def chat_line_html(username: str, text: str, report_url: str = "") -> str:
+    """A chat line, appended to the page's chat (the same markup the page renders),
+    with the link to report it when ``report_url`` is given (another's line)."""
+    report = (
+        format_html(
+            ' <a class="arena-chat-report" href="{}" title="{}" data-testid="arena-chat-report">'
+            "{}</a>",
+            report_url,
+            _("Report message"),
+            _("Report"),
+        )
+        if report_url
+        else ""
+    )
     return format_html(
         '<div id="arena-chat-lines" hx-swap-oob="beforeend">'
-        '<p class="arena-chat-line"><b>{}</b> {}</p></div>',
+        '<p class="arena-chat-line"><b>{}</b> {}{}</p></div>',
         username,
         text,
+        report,
     )
 
 
@@ -124,7 +137,10 @@ class ArenaSocket(NoticeConsumer):
         await self.send(text_data=chat_error_html(""))  # the last refusal is gone
 
     async def arena_chat(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=chat_line_html(event["user"], event["text"]))
+        # Another's line may be reported (arena.chat_reports); one's own may not.
+        mine = event["user"] == self.user.username
+        report_url = "" if mine else reverse("arena:report_line", args=[self.arena_id, event["id"]])
+        await self.send(text_data=chat_line_html(event["user"], event["text"], report_url))
 
     async def arena_changed(self, event: dict[str, Any]) -> None:
         if self.refresh_pending:  # the refresh already due carries this change too

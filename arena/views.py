@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.ratelimit import client_ip
 from games.conf import setting
@@ -24,7 +24,7 @@ from games.services import Refused
 from . import services
 from .berserk import go_berserk
 from .chat import visible_arena_chat
-from .chat_reports import ArenaChatReportForm, report_arena_line
+from .chat_reports import ArenaChatReportForm, report_arena_line, reportable_line
 from .entry import conditions_of, refuse_invite
 from .invites import invite_path, may_see_invite
 from .models import Arena, ArenaPlayer
@@ -114,7 +114,6 @@ def _page(
     if may_see_invite(request.user, arena):
         context["invite_link"] = request.build_absolute_uri(invite_path(arena))
     context["chat_lines"] = visible_arena_chat(arena)
-    context["report_form"] = ArenaChatReportForm(auto_id=False)  # one form a line: no ids
     context["chat_limit"] = setting("GAMES_CHAT_MAX_LENGTH")
     return render(request, "arena/arena.html", context, status=status)
 
@@ -186,11 +185,18 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def report_line(request: HttpRequest, pk: int, message_id: int) -> HttpResponse:
-    """A report of a line of the arena's chat: back to the page thanking, or the
-    page with the refusal."""
+    """A report of a line of the arena's chat: its form (GET), then back to the arena
+    thanking, or the arena's page with the refusal."""
     arena = get_object_or_404(Arena.objects.select_related("variant"), pk=pk)
+    if request.method == "GET":
+        try:
+            line = reportable_line(request.user, arena, message_id)
+        except Refused as refusal:
+            return _page(request, arena, error=refusal.message, status=refusal.status)
+        context = {"arena": arena, "line": line, "form": ArenaChatReportForm()}
+        return render(request, "arena/report_line.html", context)
     form = ArenaChatReportForm(request.POST)
     if not form.is_valid():
         return _page(request, arena, error=_("Choose what happened."), status=400)

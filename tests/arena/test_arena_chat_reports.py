@@ -12,14 +12,15 @@ from django.urls import reverse
 from arena import services
 from arena.chat import post_arena_chat
 from arena.chat_reports import report_arena_line
-from arena.models import ArenaChatReport
+from arena.models import ArenaChatMessage, ArenaChatReport
 from games.services import Refused
 from moderation.forms import REPORTS_PER_HOUR
 from moderation.models import AuditLogEntry, Report
+from tests.live.conftest import Socket
+from tests.sockets import db, in_own_loop, session_cookie
 
 from .conftest import person, running_arena
-
-pytestmark = pytest.mark.django_db
+from .test_arena_chat import fresh_channel_layer  # noqa: F401 (the fixture)
 
 
 def signed_in(user, language: str = "en") -> Client:
@@ -44,13 +45,19 @@ def refused(user, arena, message_id) -> Refused:
     return refusal.value
 
 
+@pytest.mark.django_db
 def test_a_line_is_reported_from_the_page_and_lands_in_the_moderators_queue():
     arena = running_arena()
     rude, reader = person(), person()
     line = post_arena_chat(arena.pk, rude, "ты дурак")
     client = signed_in(reader)
     page = client.get(reverse("arena:detail", args=[arena.pk])).content.decode()
-    assert report_url(arena, line) in page and "Report message" in page
+    assert f'href="{report_url(arena, line)}"' in page and "Report message" in page
+    form = client.get(report_url(arena, line))
+    assert form.status_code == 200
+    html = form.content.decode()
+    assert "ты дурак" in html and rude.username in html and 'name="category"' in html
+    assert reports() == []  # opening the form files nothing
     response = client.post(report_url(arena, line), {"category": "abuse", "reason": "grubo"})
     assert response.status_code == 302
     page = client.get(response["Location"]).content.decode()
@@ -89,6 +96,7 @@ def test_a_line_is_reported_from_the_page_and_lands_in_the_moderators_queue():
     assert Report.objects.count() == 0  # the table's reports are untouched
 
 
+@pytest.mark.django_db
 def test_ones_own_line_is_not_offered_and_is_refused():
     arena = running_arena()
     user = person()
@@ -96,6 +104,8 @@ def test_ones_own_line_is_not_offered_and_is_refused():
     client = signed_in(user)
     page = client.get(reverse("arena:detail", args=[arena.pk])).content.decode()
     assert report_url(arena, line) not in page
+    opened = client.get(report_url(arena, line))
+    assert opened.status_code == 400 and 'name="category"' not in opened.content.decode()
     response = client.post(report_url(arena, line), {"category": "abuse"})
     assert response.status_code == 400
     assert "You cannot report yourself." in response.content.decode()
@@ -103,6 +113,7 @@ def test_ones_own_line_is_not_offered_and_is_refused():
     assert reports() == []
 
 
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     ("language", "words"),
     [
@@ -126,6 +137,7 @@ def test_a_line_reported_twice_is_refused_the_second_time(language, words):
     assert ArenaChatReport.objects.count() == 2
 
 
+@pytest.mark.django_db
 def test_a_flood_of_reports_is_refused_counting_the_tables_too():
     arena = running_arena()
     reader = person()
@@ -137,6 +149,7 @@ def test_a_flood_of_reports_is_refused_counting_the_tables_too():
     assert refusal.message == "You have sent many reports in the last hour. Please wait a little."
 
 
+@pytest.mark.django_db
 def test_a_forged_line_is_refused():
     arena = running_arena()
     other = running_arena(name="Other")
@@ -153,6 +166,7 @@ def test_a_forged_line_is_refused():
     assert reports() == []
 
 
+@pytest.mark.django_db
 def test_a_bad_category_and_a_stranger_to_a_private_arena_are_refused():
     arena = running_arena(password="secret")
     talker = person()
@@ -166,6 +180,7 @@ def test_a_bad_category_and_a_stranger_to_a_private_arena_are_refused():
     assert reports() == []
 
 
+@pytest.mark.django_db
 def test_a_visitor_signed_out_sees_no_report_form_and_cannot_report():
     arena = running_arena()
     line = post_arena_chat(arena.pk, person(), "hello")
@@ -174,3 +189,24 @@ def test_a_visitor_signed_out_sees_no_report_form_and_cannot_report():
     response = Client().post(report_url(arena, line), {"category": "abuse"})
     assert response.status_code == 302 and reverse("accounts:login") in response["Location"]
     assert reports() == []
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("fresh_channel_layer")
+@in_own_loop
+async def test_a_line_arriving_live_has_the_report_link_for_others_only():
+    arena = await db(running_arena)
+    speaker, reader = await db(person), await db(person)
+    speaking = Socket(f"/ws/arena/{arena.pk}/", await db(session_cookie, speaker))
+    reading = Socket(f"/ws/arena/{arena.pk}/", await db(session_cookie, reader))
+    for sock in (speaking, reading):
+        assert (await sock.open())[0]
+        await sock.drain()
+    await speaking.send({"type": "chat", "text": "свежая строка"})
+    heard = await reading.until(lambda f: "свежая строка" in f, timeout=5)
+    said = await speaking.until(lambda f: "свежая строка" in f, timeout=5)
+    line = await db(ArenaChatMessage.objects.get)
+    assert f'href="{report_url(arena, line)}"' in heard
+    assert "arena-chat-report" not in said
+    for sock in (speaking, reading):
+        await sock.close()

@@ -13,6 +13,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from arena import services as arena_services
+from arena.chat import post_arena_chat
 from arena.models import Arena
 from friends import services as friends
 from games import services
@@ -68,7 +69,6 @@ NOT_PAGES = {
     "arena:withdraw",
     "arena:berserk",  # the arena table's Berserk button posts here
     "arena:standings",  # the arena page's live part, fetched by the page itself
-    "arena:report_line",  # the report form under an arena chat line posts here
     "notifications:subscribe",
     "notifications:unsubscribe",
     "api:new_token",
@@ -151,6 +151,7 @@ def pages_of_a_player() -> tuple[object, dict[str, str]]:
         status=Arena.Status.RUNNING,
         password="secret",
     )
+    boris_line = post_arena_chat(arena.pk, boris, "Всем удачи!")
     number = deal.number
     pages = {
         "table:lobby": "/",
@@ -174,6 +175,7 @@ def pages_of_a_player() -> tuple[object, dict[str, str]]:
         "arena:list": "/arena/",
         "arena:detail": f"/arena/{arena.pk}/",
         "arena:invite": f"/arena/{private_arena.pk}/invite/{private_arena.invite_token}/",
+        "arena:report_line": f"/arena/{arena.pk}/chat/{boris_line.pk}/report/",
         "offline": "/offline/",
         "api_v1:openapi-view": "/api/docs",
         "opendata:index": "/open-data/",
