@@ -3,9 +3,12 @@ and plays the whole game through the API, reading its seat's stream.  With ``--w
 it reads its account's event stream instead: it takes each friend request (only a
 friend may challenge it), accepts each challenge (invite) sent to it and each rematch
 offered to it, and plays each game that starts, as a bot account people challenge does.
+With ``--seek`` as well it also looks for a game ("Play now"; a bot account's seek is in
+the bot pool, paired with other bot accounts only) and again after each game.
 
     python clients/example_bot.py --url http://127.0.0.1:8000 --token durak_… --level hard
     python clients/example_bot.py --wait            # accept challenges, play them
+    python clients/example_bot.py --wait --seek --games 5   # and play the bot pool
 
 Its play is a simple rule: the cheapest card that may be played (trumps count dearer),
 "done" rather than throwing a trump in, "take" only when nothing else is legal.
@@ -85,13 +88,32 @@ def play_game(client: DurakClient, match_id: int, *, log: Any = print) -> dict[s
     return last
 
 
-def serve(client: DurakClient, *, games: int | None = None, log: Any = print) -> int:
+def look_for_a_game(client: DurakClient, wishes: dict[str, Any], log: Any) -> None:
+    """Seek a game with ``wishes`` (in the bot pool, for a bot account)."""
+    try:
+        made = client.seek(**wishes)
+        log(f"looking for a game in the {made['pool']} pool")
+    except ApiError as error:  # looking already, or too often: the next game will tell
+        log(f"no seek ({error.code}: {error.message})")
+
+
+def serve(
+    client: DurakClient,
+    *,
+    games: int | None = None,
+    seek: dict[str, Any] | None = None,
+    log: Any = print,
+) -> int:
     """Read the account's event stream: take each friend request, accept each invite
     (a challenge) and each rematch offered, play each game that starts, each in a
     thread of its own, until ``games`` of them finished (None: for as long as the
-    stream lasts).  The number of games finished."""
+    stream lasts).  With ``seek`` (wishes, ``{}`` for the first choices) it also looks
+    for a game first, and again after each game.  The number of games finished."""
     playing: dict[int, threading.Thread] = {}
     finished = 0
+    if seek is not None:
+        # Before the stream opens: a game found meanwhile is told as one in progress.
+        look_for_a_game(client, seek, log)
     events = client.events()
     try:
         for event in events:
@@ -128,6 +150,8 @@ def serve(client: DurakClient, *, games: int | None = None, log: Any = print) ->
                 log(f"table {match_id}: {event['status']}, {event['result'] or 'no result'}")
                 if games is not None and finished >= games:
                     break
+                if seek is not None:
+                    look_for_a_game(client, seek, log)
     finally:
         events.close()
     return finished
@@ -144,13 +168,16 @@ def main(argv: list[str] | None = None) -> int:
         "--wait", action="store_true", help="accept challenges and play them (event stream)"
     )
     parser.add_argument("--games", type=int, help="with --wait: stop after this many games")
+    parser.add_argument(
+        "--seek", action="store_true", help="with --wait: look for games too (the bot pool)"
+    )
     args = parser.parse_args(argv)
     if not args.token:
         parser.error("give --token or set DURAK_TOKEN")
     client = DurakClient(args.url, args.token)
     if args.wait:
         print(f"waiting for challenges as {client.account()['username']}")
-        serve(client, games=args.games)
+        serve(client, games=args.games, seek={} if args.seek else None)
         return 0
     match_id = args.game
     if match_id is None:
