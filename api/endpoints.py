@@ -285,12 +285,15 @@ def new_table(request: HttpRequest, table: TableIn) -> Status:
         }
     },
 )
-def game_stream(request: HttpRequest, match_id: MatchId) -> StreamingHttpResponse:
+def game_stream(
+    request: HttpRequest, match_id: MatchId, rematch: bool = False
+) -> StreamingHttpResponse:
     """Your seat's view of the table: the whole state first, then a line each time the
-    table changes; the stream ends when the game is over."""
+    table changes, and its chat; the stream ends when the game is over, or with
+    ``rematch=true`` waits for a rematch (``rematch`` lines) and follows its game."""
     if seat_number(match_id, request.auth.pk) is None:
         raise ApiError(404, "not_seated", _("You have no seat at this table."))
-    stream = SeatStream(match_id, request.auth)
+    stream = SeatStream(match_id, request.auth, wait_for_rematch=rematch)
     if not stream.open():
         raise ApiError(
             429, "too_many_streams", _("You have too many tables open; close one first.")

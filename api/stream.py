@@ -3,8 +3,9 @@
 The first line is the whole state the seat may see (``durak.engine``'s seat view: its
 own hand, the table, the talon's count, the trump, whose turn, its legal actions, with
 the table's version and turn deadline); then one line each time the table's version
-changes, with the table's chat and rematch (``api.talk_lines``); once the game is over
-the stream waits for a rematch, whose game it follows, and ends when none came within
+changes, with the table's chat (``api.talk_lines``); the stream ends once the game is
+over.  A stream opened to wait for a rematch goes on after the game: it tells who asks
+for one (``rematch`` lines) and follows the next game, and ends when none came within
 ``API_STREAM_REMATCH_SECONDS`` of its last line (at once at an aborted table or a fixed
 deal).  The database stays the one source of truth: each line is read from it.  The
 stream holds a channel of the channel layer, recorded as the table sockets' are, so
@@ -100,9 +101,10 @@ def ndjson_line(data: dict[str, Any]) -> bytes:
 class SeatStream:
     """One open stream of a seated user; ``open`` admits it, ``lines`` yields it."""
 
-    def __init__(self, match_id: int, user: Any) -> None:
+    def __init__(self, match_id: int, user: Any, *, wait_for_rematch: bool = False) -> None:
         self.match_id = match_id
         self.user = user
+        self.wait_for_rematch = wait_for_rematch
         self.layer = get_channel_layer()
         self.channel: str | None = None
         self.quota: SocketQuota | None = None
@@ -179,7 +181,7 @@ class SeatStream:
                     # process's ticker, as to the table sockets here.
                     ticker.watch_table(self.match_id, self.channel, state["version"])
                     lines = [state]
-                    if state["status"] != Match.Status.ABORTED:
+                    if self.wait_for_rematch and state["status"] != Match.Status.ABORTED:
                         lines += await database_sync_to_async(talk.rematch)(state["status"])
                 if chat_news or lines:
                     lines += await database_sync_to_async(talk.chat)(sent[1])
@@ -188,9 +190,11 @@ class SeatStream:
                 if lines:
                     quiet_since = talked_at = loop.time()
                 if sent[1] in ENDED and (
-                    # A game over waits for a rematch (which plays on in this stream)
-                    # while its table may still play again and is talked at.
-                    not talk.can_play_on or loop.time() - talked_at > rematch_wait_seconds()
+                    # A stream waiting for a rematch (which plays on in it) waits while
+                    # its table may still play again and is talked at.
+                    not self.wait_for_rematch
+                    or not talk.can_play_on
+                    or loop.time() - talked_at > rematch_wait_seconds()
                 ):
                     return
                 if loop.time() - quiet_since > KEEPALIVE_SECONDS:

@@ -10,9 +10,9 @@ speaks here (a spectator's and the after-game talk are the page's).
 (``start_next_deal``): it offers a rematch, or accepts the one offered, and the next
 game starts once every person seated asked, under the table's lock, so two players
 asking at once start one game.  ``POST /api/games/{id}/rematch/decline`` says no
-(``decline_rematch``).  The other seats see the offer on their page, their game
-stream (``rematch`` lines) and their event stream (``rematch_offered``); the next
-game is ``game_started`` there, as any game.
+(``decline_rematch``).  The other seats see the offer on their page, their event
+stream (``rematch_offered``) and their game stream opened with ``rematch=true``
+(``rematch`` lines); the next game is ``game_started`` there, as any game.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def say_at_table(request: HttpRequest, match_id: MatchId, line: ChatIn) -> Statu
 def ask_rematch(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     """Offer a rematch once the game is over, or accept the one offered: ``status`` is
     ``offered`` while another person has not asked, ``started`` when the next game was
-    dealt (follow it on the same game stream).  Refused with ``not_over``,
+    dealt (a game stream opened with ``rematch=true`` follows it).  Refused with ``not_over``,
     ``repeated``, ``fixed_deal``, ``suspended``, and the lobby's limit of bot tables."""
     match = seated_at(match_id, request.auth)
     deal = services.start_next_deal(match.pk, by=request.auth)

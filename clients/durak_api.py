@@ -138,10 +138,12 @@ class DurakClient:
     def cancel_seek(self) -> dict[str, Any]:
         return self._call("DELETE", "/api/seeks")
 
-    def stream(self, match_id: int) -> Iterator[dict[str, Any]]:
-        """Your seat's states, one dict a change, with ``chat`` and ``rematch`` lines
-        (see ``"type"``); after the game it waits a while for a rematch, then ends."""
-        return self._lines(f"/api/games/{int(match_id)}/stream")
+    def stream(self, match_id: int, *, rematch: bool = False) -> Iterator[dict[str, Any]]:
+        """Your seat's states, one dict a change, and the table's ``chat`` lines (see
+        ``"type"``), until the game is over; with ``rematch`` it then waits a while for
+        a rematch (``rematch`` lines) and follows the next game."""
+        wait = "?rematch=true" if rematch else ""
+        return self._lines(f"/api/games/{int(match_id)}/stream{wait}")
 
     def events(self) -> Iterator[dict[str, Any]]:
         """Your account's events, one dict each, for as long as you read them: first a

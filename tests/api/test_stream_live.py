@@ -1,5 +1,5 @@
 """The game stream and the example bot on a real daphne: the stream's lines carry only
-what the seat may see, follow each change, count against the socket caps, and end after
+what the seat may see, follow each change, count against the socket caps, and end with
 the game; the example bot plays a whole game against the site's hard bot."""
 
 from __future__ import annotations
@@ -40,16 +40,8 @@ def next_state(response) -> dict:
             return json.loads(line)
 
 
-@pytest.fixture
-def short_rematch_wait(settings):
-    """A game over waits this little for a rematch (set before the server forks)."""
-    settings.API_STREAM_REMATCH_SECONDS = 1.0
-
-
 @pytest.mark.django_db(transaction=True)
-def test_the_stream_shows_the_seat_its_own_cards_and_each_change(
-    short_rematch_wait, live_server_url
-):
+def test_the_stream_shows_the_seat_its_own_cards_and_each_change(settings, live_server_url):
     ann, bob = make_user("ann"), make_user("bob")
     match = services.create_match(ann, RuleVariant.objects.get(slug="classic"), 2)
     services.join_match(match, bob)
@@ -80,7 +72,7 @@ def test_the_stream_shows_the_seat_its_own_cards_and_each_change(
         game.apply(action)
         assert second["view"]["table"] == game.table()
         assert sorted(second["view"]["hand"]) == sorted(game.hand(1))
-        # A resignation ends the game, and the stream with it once no rematch came.
+        # A resignation ends the game, and the stream with it.
         DurakClient(live_server_url, secrets[0]).resign(match.pk)
         last = next_state(stream)
         assert last["status"] == "finished" and last["view"]["result"]["fool"] == 0

@@ -106,10 +106,14 @@ def test_a_line_reaches_the_other_seats_stream_and_a_hidden_one_never(live_serve
         }  # fmt: skip
         client.say(match.pk, phrase="good_luck")
         assert until(stream, seen, lambda line: line["type"] == "chat")["phrase"] == "good_luck"
+        # Not opened to wait for a rematch, the stream ends with the game.
+        assert_no_hidden_card(seen, match.pk, 1)
+        client.resign(match.pk)
+        assert until(stream, seen, lambda line: line["type"] == "state")["status"] == "finished"
+        assert stream.readline() == b""
     texts = [line.get("text") for line in seen]
     assert "rude before" not in texts and "spectators only" not in texts
     assert ChatMessage.objects.filter(match=match).count() == 5
-    assert_no_hidden_card(seen, match.pk, 1)
 
 
 def test_a_rematch_reaches_the_other_seat_and_its_game_starts_on_both_streams(
@@ -121,7 +125,9 @@ def test_a_rematch_reaches_the_other_seat_and_its_game_starts_on_both_streams(
     connections.close_all()
     game_lines: list[dict] = []
     bob_client = DurakClient(live_server_url, bob_secret)
-    with open_lines(live_server_url, bob_secret, f"/api/games/{match.pk}/stream") as stream:
+    with open_lines(
+        live_server_url, bob_secret, f"/api/games/{match.pk}/stream?rematch=true"
+    ) as stream:
         over = next_line(stream, game_lines)
         assert (over["type"], over["status"]) == ("state", "finished")
         assert ann_client.rematch(match.pk)["status"] == "offered"
@@ -151,7 +157,9 @@ def test_a_declined_rematch_is_told_and_the_stream_ends_after_the_wait(
     ann_secret, bob_client = token_of(ann), DurakClient(live_server_url, token_of(bob))
     connections.close_all()
     seen: list[dict] = []
-    with open_lines(live_server_url, ann_secret, f"/api/games/{match.pk}/stream") as stream:
+    with open_lines(
+        live_server_url, ann_secret, f"/api/games/{match.pk}/stream?rematch=true"
+    ) as stream:
         assert next_line(stream, seen)["status"] == "finished"
         services.start_next_deal(match.pk, by=ann)  # the page's Rematch button
         connections.close_all()
