@@ -80,7 +80,7 @@ class ArenaAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("invite link"))
     def invite_link(self, arena: Arena) -> str:
-        if not arena.pk or not arena.is_private:
+        if not arena.pk or not (arena.is_private and arena.invite_token):
             return "—"
         path = invite_path(arena)
         return format_html('<a href="{}">{}</a>', path, path)

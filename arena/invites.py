@@ -14,7 +14,8 @@ from .models import Arena, new_invite_token
 
 def may_see_invite(user: Any, arena: Arena) -> bool:
     """Whether ``user`` is shown the arena's invite link: its creator, or an admin."""
-    if not arena.is_private or not getattr(user, "is_authenticated", False):
+    signed_in = getattr(user, "is_authenticated", False)
+    if not (signed_in and arena.is_private and arena.invite_token):
         return False
     return user.is_staff or (arena.created_by_id is not None and arena.created_by_id == user.pk)
 

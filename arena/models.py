@@ -152,10 +152,14 @@ class Arena(ArenaSettings):
         return self.name
 
     def save(self, *args, **kwargs) -> None:
+        token = self.invite_token
         if not self.password:
             self.invite_token = ""
         elif not self.invite_token:
             self.invite_token = new_invite_token()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and self.invite_token != token:
+            kwargs["update_fields"] = {*update_fields, "invite_token"}  # kept with the rest
         super().save(*args, **kwargs)
 
     @property

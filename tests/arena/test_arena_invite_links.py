@@ -244,3 +244,17 @@ def test_an_invited_player_refused_for_another_condition_keeps_the_invite_on_the
     assert wrong.status_code == 403 and "You were invited" not in html
     assert 'name="password"' in html and "not-the-token" not in html
     assert players() == []
+
+
+def test_an_arena_made_private_behind_the_models_back_gets_a_link_on_its_next_save():
+    arena = running_arena()
+    Arena.objects.filter(pk=arena.pk).update(password="secret")
+    arena.refresh_from_db()
+    assert arena.invite_token == ""
+    admin = get_user_model().objects.create_superuser(username="adm4", password="pw-adm4")
+    page = signed_in(admin).get(reverse("arena:detail", args=[arena.pk]))
+    assert page.status_code == 200 and "/invite/" not in page.content.decode()  # no link yet
+    arena.status = Arena.Status.FINISHED
+    arena.save(update_fields=["status"])
+    stored = Arena.objects.get(pk=arena.pk)
+    assert stored.status == Arena.Status.FINISHED and len(stored.invite_token) >= 32
