@@ -4,8 +4,10 @@ N bot accounts, each with a token, play through the public API game after game: 
 opens a table against the site's cheapest bot at fast speed (``POST /api/tables``),
 reads its seat's stream (``GET /api/games/{id}/stream``, newline-delimited JSON) and
 answers each of its turns at once with the example bot's choice
-(``clients/example_bot.py``) through ``POST /api/games/{id}/actions``.  A bot account
-may not challenge, so two API bots cannot meet at a table: each plays the site's bot.
+(``clients/example_bot.py``) through ``POST /api/games/{id}/actions``.  With
+``--pairs`` the bots play each other instead: in pairs of friends, one challenges
+(``POST /api/challenges``, they take turns) and the other accepts
+(``POST /api/invites/{id}/accept``), and both answer at once, with no bot's delay.
 
 Beside them, H two-human tables play over the site's WebSocket, the people of
 ``benchmarks/ws_load.py`` (think 0.5-1.5 s, a rematch when a game ends).  The people
@@ -206,21 +208,49 @@ async def rematch_by_both(table: dict, seats: list[Seat], version: int, stats: S
 ws_load.rematch = rematch_by_both
 
 
-def make_bots(count: int) -> list[str]:
-    """``count`` bot accounts, as a player makes one (a token, then "become a bot")."""
+async def api_pair(port: int, bots: list[tuple[str, str]], window, stats: BotStats) -> None:
+    """Two bot accounts play each other game after game: one challenges (they take
+    turns), the other accepts, both read their streams and answer each turn at once."""
+    stop_at, challenger = window[1], 0
+    while time.perf_counter() < stop_at:
+        (_name, token), (friend, friend_token) = bots[challenger], bots[1 - challenger]
+        code, answer = await request(port, "POST", "/api/challenges", token, {"username": friend})
+        if code == 201:
+            path = f"/api/invites/{answer['invite_id']}/accept"
+            code, answer = await request(port, "POST", path, friend_token)
+        if code not in (200, 201):  # a flood of invites is refused: wait, as a bot would
+            stats.refused[f"challenge {(answer or {}).get('code', code)}"] += 1
+            await asyncio.sleep(min(5.0, max(0.0, stop_at - time.perf_counter())))
+            continue
+        stats.tables += 1
+        ended = await asyncio.gather(
+            *(play_game(port, t, answer["match_id"], window, stats) for _n, t in bots)
+        )
+        stats.games += all(ended)
+        challenger = 1 - challenger
+
+
+def make_bots(count: int, friends: bool) -> list[tuple[str, str]]:
+    """``count`` bot accounts (name, token), as a player makes one (a token, then
+    "become a bot"); with ``friends`` each two in turn are friends (one asked, the
+    other asked back), as a challenge needs."""
     from django.contrib.auth import get_user_model
 
     from api.tokens import create_token
+    from friends.services import request_friend
     from matchmaking.bot_accounts import turn_into_bot
 
     tag = f"{os.getpid()}x{int(time.time())}"
-    secrets = []
+    bots = []
     for n in range(count):
         user = get_user_model().objects.create_user(username=f"apibot{tag}n{n}", password=None)
         _token, secret = create_token(user, "benchmark", ["read", "play", "bot"])
         turn_into_bot(user)
-        secrets.append(secret)
-    return secrets
+        bots.append((user, secret))
+        if friends and n % 2:
+            request_friend(bots[n - 1][0], user)
+            request_friend(user, bots[n - 1][0])
+    return [(user.username, secret) for user, secret in bots]
 
 
 def cpu_now(pids: dict[str, list[int]]) -> dict[str, float]:
@@ -288,7 +318,13 @@ async def run(port: int, tables, bots: list[str], args, pids) -> dict:
     measure_from = time.perf_counter() + args.warmup
     window = (measure_from, measure_from + args.seconds)
     print(f"[{time.strftime('%H:%M:%S')}] {len(bots)} API bots start", flush=True)
-    players = [asyncio.ensure_future(api_bot(port, t, args.level, window, bot_stats)) for t in bots]
+    if args.pairs:
+        pairs = [bots[n : n + 2] for n in range(0, len(bots) - 1, 2)]
+        players = [asyncio.ensure_future(api_pair(port, p, window, bot_stats)) for p in pairs]
+    else:
+        players = [
+            asyncio.ensure_future(api_bot(port, t, args.level, window, bot_stats)) for _n, t in bots
+        ]
     await asyncio.sleep(args.warmup)
     print(f"[{time.strftime('%H:%M:%S')}] people beside the bots, load {load_average()}")
     beside = await people_window(tables, seats_of, args.seconds, args, pids)
@@ -340,7 +376,8 @@ def report(result: dict, args, started: str, load_before: str) -> dict:
     site_bot_moves = count_bot_moves(result["beside"]["window"])
     out["bots"]["site_bot_moves_per_second"] = site_bot_moves / seconds
     print(f"\nstarted {started} UTC; load average before {load_before}")
-    print(f"{args.bots} API bots against the {args.level} bot (fast); {seconds:.0f} s windows")
+    against = "each other, in pairs" if args.pairs else f"the site's {args.level} bot (fast)"
+    print(f"{args.bots} API bots against {against}; {seconds:.0f} s windows")
     print(f"move-to-stream-line: {line(out['bots']['move_to_line'])}")
     print(f"POST round trip:     {line(out['bots']['post_round_trip'])}")
     print(
@@ -389,6 +426,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60, help="each measured window")
     parser.add_argument("--warmup", type=float, default=10, help="bots play before measuring")
     parser.add_argument("--level", default="random", help="the site's bot the API bots play")
+    parser.add_argument("--pairs", action="store_true", help="the API bots play each other")
     parser.add_argument("--bot-workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--smoke", action="store_true", help="3 bots, 2 tables, 8 s: a check")
@@ -426,7 +464,7 @@ def main() -> None:
         match = Match.objects.get(pk=match_id)
         tables.append({"id": match_id, "state": match.state, "version": match.version,
                        "cookies": cookies, "bot": False})  # fmt: skip
-    bots = make_bots(args.bots)
+    bots = make_bots(args.bots, friends=args.pairs)
     port = free_port()
     launcher, pids = start_stack(env, port, args.bot_workers)
     try:
