@@ -50,18 +50,23 @@ class TableTalk:
     def __init__(self, match_id: int) -> None:
         self.match_id = match_id
         self.last_chat = 0  # the newest line told
+        self.read_as: str | None = None  # the table's status at the last look
         self.told: deque[int] = deque(maxlen=CHAT_BACKLOG)
         self.asked: list[dict[str, Any]] = []
         self.can_play_on: bool | None = None  # read once the game is over
 
     def chat(self, status: str) -> list[dict[str, Any]]:
-        """The lines said since the last look (the last CHAT_BACKLOG at the first), and
-        the told lines moderation has hidden since."""
+        """The lines said since the last look (the last CHAT_BACKLOG at the first, and
+        again once the game is over: the spectators' lines become readable then, older
+        ones too), and the told lines moderation has hidden since."""
         readable = readable_chat(self.match_id, status, seated=True)
-        if self.last_chat:
+        widened = self.read_as == Match.Status.PLAYING and status != Match.Status.PLAYING
+        self.read_as = status
+        if self.last_chat and not widened:
             new = list(readable.filter(pk__gt=self.last_chat).order_by("pk"))
         else:
-            new = list(reversed(readable.order_by("-pk")[:CHAT_BACKLOG]))
+            backlog = reversed(readable.order_by("-pk")[:CHAT_BACKLOG])
+            new = [message for message in backlog if message.pk not in self.told]
         lines: list[dict[str, Any]] = []
         if self.told:
             hidden = ChatMessage.objects.filter(pk__in=list(self.told), is_hidden=True)
@@ -70,7 +75,7 @@ class TableTalk:
                 lines.append({"type": "chat_hidden", "id": message_id, "match_id": self.match_id})
         for message in new:
             self.told.append(message.pk)
-            self.last_chat = message.pk
+            self.last_chat = max(self.last_chat, message.pk)
             lines.append(chat_line(message))
         return lines
 

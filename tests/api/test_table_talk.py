@@ -16,6 +16,7 @@ from django.utils import timezone
 from openapi_spec_validator import validate
 
 from api.events import CHANNEL_PREFIX, AccountEvents
+from api.talk_lines import TableTalk
 from games import services
 from games.models import ChatMessage, Deal, Match, RuleVariant, Seat
 from games.socket_rows import OpenSocket
@@ -322,3 +323,21 @@ def test_the_schema_names_the_chat_and_rematch_calls_behind_a_token():
         call = schema["paths"][f"/api/games/{{match_id}}/{path}"]["post"]
         assert call["security"] and status in call["responses"] and "429" in call["responses"]
     validate(schema)
+
+
+def test_the_stream_tells_each_readable_line_once_and_the_spectators_after_the_game():
+    match, users = playing()
+    watcher, moderator = make_user("watcher"), make_user("mod", is_staff=True)
+    services.post_chat(match.pk, users[0], "before")
+    services.post_chat(match.pk, watcher, "from the rail")
+    talk = TableTalk(match.pk)
+    assert [line["text"] for line in talk.chat("playing")] == ["before"]
+    said = services.post_chat(match.pk, users[1], "during")
+    assert [line["text"] for line in talk.chat("playing")] == ["during"]
+    assert talk.chat("playing") == []
+    services.hide_chat_messages([said.pk], moderator)
+    assert talk.chat("playing") == [{"type": "chat_hidden", "id": said.pk, "match_id": match.pk}]
+    services.resign(match.pk, users[1])
+    # The game over, the players read the spectators' lines, the older ones too.
+    assert [line["text"] for line in talk.chat("finished")] == ["from the rail"]
+    assert talk.chat("finished") == []
