@@ -1,7 +1,7 @@
 """Arenas created by players (docs/tournaments.md): a form on the arenas page makes a
 public or private (password) arena, limited per user and per address as tables are
 (``accounts.ratelimit``), and to a few not yet finished arenas of one player at once.
-A public one is news for the creator's friends (``signals.public_arena_created``).
+A public one is news for the creator's friends, on their open pages and as a push.
 """
 
 from __future__ import annotations
@@ -14,10 +14,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.ratelimit import count_request
+from accounts.socket_news import tell_open_sockets
+from friends.services import friend_ids
 from games.models import RuleVariant
 from games.services import Refused, refuse_bot_account
 from games.services.common import refuse_suspended
@@ -157,9 +160,23 @@ def create_player_arena(user: Any, address: str, data: dict[str, Any]) -> Arena:
         )
         notify_arena_changed(arena.pk)
         if not arena.is_private:  # a private arena is for whom its creator tells
-            transaction.on_commit(
-                lambda: public_arena_created.send(
-                    sender=Arena, arena_id=arena.pk, creator_id=user.pk
-                )
-            )
+            tell_friends_of(arena, user)
     return arena
+
+
+def tell_friends_of(arena: Arena, creator: Any) -> None:
+    """After the commit, the creator's friends hear of their public arena: a notice on
+    each page they have open (in its own language) and, through the notifications
+    app, a push to each browser that takes them."""
+    news = {
+        "type": "friend.arena",
+        "arena_id": arena.pk,
+        "creator": creator.username,
+        "name": arena.name,
+        "url": reverse("arena:detail", args=[arena.pk]),
+    }
+    for friend_id in sorted(friend_ids(creator.pk)):
+        tell_open_sockets(friend_id, news)
+    transaction.on_commit(
+        lambda: public_arena_created.send(sender=Arena, arena_id=arena.pk, creator_id=creator.pk)
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from friends.views import render_invite_declined, render_invite_notice
+from friends.views import render_friend_arena, render_invite_declined, render_invite_notice
 from games.socket_base import GuardedSocket, db_call, socket_changed_for
 
 
@@ -59,6 +59,10 @@ class NoticeConsumer(GuardedSocket):
         notice = await db_call(render_invite_declined)(event["invite"])
         if notice:  # an invite deleted since (its table gone) says nothing
             await self.send(text_data=notice)
+
+    async def friend_arena(self, event: dict[str, Any]) -> None:
+        """A friend created a public arena: a notice with its link."""
+        await self.send(text_data=render_friend_arena(event))
 
     async def show_new_language(self) -> None:
         await self.send(text_data=await db_call(_invite_notice_html)(self.scope["user"]))

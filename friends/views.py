@@ -35,6 +35,13 @@ def render_invite_declined(invite_id: int) -> str:
     return render_to_string("friends/invite_declined.html", {"invite": found})
 
 
+def render_friend_arena(news: dict) -> str:
+    """A friend's news that they created a public arena ("friend.arena", sent to each
+    open page of each of their friends by ``arena.player_arenas``), added to the
+    page's answers area.  The news carries the words and the link: nothing is read."""
+    return render_to_string("friends/friend_arena.html", {"news": news})
+
+
 def _back(request: HttpRequest, fallback: str) -> HttpResponse:
     target = request.POST.get("next") or fallback
     if not url_has_allowed_host_and_scheme(target, {request.get_host()}):

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from accounts.notices import mute_notice
 from analysis import hints
-from friends.views import render_invite_declined, render_invite_notice
+from friends.views import render_friend_arena, render_invite_declined, render_invite_notice
 from games import presence, services, table_reads, ticker
 from games.action_log import log_refused_action
 from games.conf import setting
@@ -386,3 +386,7 @@ class TableSocket(GuardedSocket):
         notice = await db_call(render_invite_declined)(event["invite"])
         if notice:  # an invite deleted since (its table gone) says nothing
             await self.send(text_data=notice)
+
+    async def friend_arena(self, event: dict[str, Any]) -> None:
+        """A friend created a public arena: a notice with its link."""
+        await self.send(text_data=render_friend_arena(event))

@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from friends import services as friends
-from friends.views import render_invite_declined, render_invite_notice
+from friends.views import render_friend_arena, render_invite_declined, render_invite_notice
 from games import services
 from games.conf import setting
 from games.services.common import lobby_user_group
@@ -133,3 +133,7 @@ class LobbySocket(GuardedSocket):
         notice = await db_call(render_invite_declined)(event["invite"])
         if notice:  # an invite deleted since (its table gone) says nothing
             await self.send(text_data=notice)
+
+    async def friend_arena(self, event: dict[str, Any]) -> None:
+        """A friend created a public arena: a notice with its link."""
+        await self.send(text_data=render_friend_arena(event))

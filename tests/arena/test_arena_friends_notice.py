@@ -8,24 +8,39 @@ import json
 
 import http_ece
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from arena import player_arenas
 from arena.models import Arena
 from friends import services as friends
 from friends.models import Friendship
+from games import services as games
 from games.models import RuleVariant
 from notifications.models import PushSubscription
 from notifications.tasks import send_push
+from tests.live.conftest import Socket
 from tests.notifications.conftest import push_service, vapid  # noqa: F401 (fixtures)
 from tests.notifications.keys import Browser
+from tests.sockets import db, in_own_loop, session_cookie
 
 from .conftest import person
 
 pytestmark = pytest.mark.django_db
+
+ARENA_FORM = {
+    "name": "Вечерний подкидной",
+    "players_per_table": 2,
+    "turn_seconds": 15,
+    "minutes": 30,
+    "starts_in": 10,
+    "is_rated": False,
+    "password": "",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -144,3 +159,42 @@ def test_the_push_reads_in_the_friends_language_and_opens_the_arena(
         "url": f"/arena/{arena.pk}/",
         "tag": f"arena-{arena.pk}",
     }
+
+
+@pytest.mark.django_db(transaction=True)
+@in_own_loop
+async def test_a_friends_open_pages_show_the_news_at_once_in_their_language():
+    creator = await db(person)
+    russian = await db(person)
+    await db(get_user_model().objects.filter(pk=russian.pk).update, language="ru")
+    stranger = await db(person)
+    await db(befriend, creator, russian)
+    table = await db(
+        lambda: games.create_match(russian, RuleVariant.objects.get(slug="classic"), 2)
+    )
+    cookie = await db(session_cookie, russian)
+    pages = [
+        Socket("/ws/lobby/", cookie),
+        Socket(f"/ws/games/{table.pk}/", cookie),
+        Socket("/ws/notices/", cookie),
+    ]
+    strangers_page = Socket("/ws/notices/", await db(session_cookie, stranger))
+    for sock in [*pages, strangers_page]:
+        assert (await sock.open())[0]
+        await sock.drain()
+    data = {**ARENA_FORM, "variant": await db(lambda: RuleVariant.objects.get(slug="classic"))}
+    arena = await db(player_arenas.create_player_arena, creator, "10.0.0.9", data)
+    for sock in pages:
+        news = await sock.until(lambda f: "friend-arena" in f, timeout=5)
+        assert f"{creator.username} создаёт арену «Вечерний подкидной»." in news
+        assert f'href="/arena/{arena.pk}/"' in news and "Открыть арену" in news
+        assert 'hx-swap-oob="beforeend:#invite-answers"' in news
+    await strangers_page.drain()
+    assert not any("friend-arena" in frame for frame in strangers_page.frames)
+    private = await db(
+        player_arenas.create_player_arena, creator, "10.0.0.9", {**data, "password": "svoi"}
+    )
+    await pages[2].drain()
+    assert not any(f"/arena/{private.pk}/" in frame for frame in pages[2].frames)
+    for sock in [*pages, strangers_page]:
+        await sock.close()
