@@ -94,7 +94,10 @@ async def request(port: int, method: str, path: str, token: str, body=None) -> t
         payload = await reader.read()
     finally:
         writer.close()
-    return status, json.loads(payload or b"null")
+    try:
+        return status, json.loads(payload or b"null")
+    except ValueError:  # not the API's JSON (a server error's page): counted by its status
+        return status, {"code": f"http {status}"}
 
 
 async def read_lines(reader: asyncio.StreamReader, queue: asyncio.Queue) -> None:
