@@ -55,11 +55,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "clients"))
 
-import ws_load  # noqa: E402
 from bots_at_the_table import LOG, count_bot_moves, start_stack  # noqa: E402
 from example_bot import choose  # noqa: E402
 from live_latency import cpu_seconds, free_port, make_tables, pct, setup_django  # noqa: E402
-from ws_load import TIMEOUT, Seat, Stats, drive_humans, load_state, watch_loop_lag  # noqa: E402
+from ws_load import Seat, Stats, drive_humans, load_state, watch_loop_lag  # noqa: E402
 
 HOST = "127.0.0.1"
 
@@ -189,26 +188,6 @@ async def api_bot(port: int, token: str, level: str, window, stats: BotStats) ->
         stats.tables += 1
         if await play_game(port, token, answer["match_id"], window, stats):
             stats.games += 1
-
-
-async def rematch_by_both(table: dict, seats: list[Seat], version: int, stats: Stats) -> bool:
-    """Both people ask for the rematch: a person's ask is an offer, and the next game
-    starts once every person seated asked (``games.services.start_next_deal``); each
-    ask moves the table's version on by one. ``ws_load.rematch`` asks from the first
-    seat only, so its tables stop at their first game's end; its players use this."""
-    for asked, seat in enumerate(seats, start=1):
-        waits = [other.wait_version(version + asked) for other in seats]
-        await seat.send({"type": "rematch"})
-        try:
-            await asyncio.wait_for(asyncio.gather(*waits), TIMEOUT)
-        except TimeoutError:
-            stats.errors.append(f"match {table['id']}: no rematch")
-            return False
-    stats.rematches += 1
-    return True
-
-
-ws_load.rematch = rematch_by_both
 
 
 async def api_pair(port: int, bots: list[tuple[str, str]], window, stats: BotStats) -> None:

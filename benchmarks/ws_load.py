@@ -219,13 +219,17 @@ async def reconnect(table: dict, seats: list[Seat], stats: Stats, pending: str |
 
 
 async def rematch(table: dict, seats: list[Seat], version: int, stats: Stats) -> bool:
-    waits = [seat.wait_version(version + 1) for seat in seats]
-    await seats[0].send({"type": "rematch"})
-    try:
-        await asyncio.wait_for(asyncio.gather(*waits), TIMEOUT)
-    except TimeoutError:
-        stats.errors.append(f"match {table['id']}: no rematch")
-        return False
+    """Both people ask for the rematch: a person's ask is an offer, and the next game
+    starts once every person seated asked (``games.services.start_next_deal``); each
+    ask moves the table's version on by one."""
+    for asked, seat in enumerate(seats, start=1):
+        waits = [other.wait_version(version + asked) for other in seats]
+        await seat.send({"type": "rematch"})
+        try:
+            await asyncio.wait_for(asyncio.gather(*waits), TIMEOUT)
+        except TimeoutError:
+            stats.errors.append(f"match {table['id']}: no rematch")
+            return False
     stats.rematches += 1
     return True
 
