@@ -28,6 +28,7 @@ from accounts.ratelimit import count_one
 from durak.bots import Budget, fast, get_bot, rebuild
 from durak.engine import Action, Game, Knowledge
 from games.conf import setting
+from games.hint_rules import hint_refusal
 from games.models import Match, Seat
 from games.services import Refused
 
@@ -49,13 +50,9 @@ def request_hint(match_id: int, user: Any, channel_name: str = "") -> HintReques
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise Refused(_("There is no such table."), status=404)
-    if match.is_rated:
-        raise Refused(_("Hints are only available in unrated games."), status=403)
-    if match.seed:
-        # A fixed deal (the daily deal) is compared across everyone who plays it.
-        raise Refused(
-            _("A fixed deal is played without hints: everyone plays it alone."), status=403
-        )
+    no_hints = hint_refusal(match)
+    if no_hints is not None:
+        raise Refused(no_hints, status=403)
     seat = Seat.objects.filter(match=match, user_id=user.pk).first()
     if seat is None:
         raise Refused(_("Only a player at this table may ask for a hint."), status=403)

@@ -6,14 +6,25 @@ from __future__ import annotations
 from typing import Any
 
 from django.dispatch import receiver
+from django.utils.translation import gettext as _
 
 from games import signals
+from games.hint_rules import hint_rule
 from games.turn_time import turn_time_rule
 
 from . import berserk, presence, schedules, services
+from .models import ArenaGame
 
 # A berserker's own turn time, for the table's clock.
 turn_time_rule(berserk.berserk_turn_seconds)
+
+
+@hint_rule
+def no_hints_in_an_arena(match: Any) -> str | None:
+    """The ``games.hint_rules`` rule: an arena is a competition, its tables give no hints."""
+    if ArenaGame.objects.filter(match_id=match.pk).exists():
+        return _("An arena is a competition: its tables give no hints.")
+    return None
 
 
 @receiver(signals.deal_finished, dispatch_uid="arena-deal-finished")

@@ -13,6 +13,7 @@ render builds its own context from it.
 from __future__ import annotations
 
 from durak.engine import Game
+from games.hint_rules import rules_refusal
 from games.lru import LruCache
 from games.models import Deal, Match, Seat
 from games.table_sql import table_rows
@@ -26,6 +27,7 @@ KEPT = 512
 
 _kept: LruCache[tuple[int, int], Table] = LruCache(KEPT)
 _own_seconds: LruCache[tuple[int, int], dict[int, int]] = LruCache(KEPT)
+_rules_allow_hints: LruCache[int, bool] = LruCache(KEPT)
 
 
 def load(match_id: int) -> Table:
@@ -42,6 +44,7 @@ def load(match_id: int) -> Table:
 def remember(table: Table) -> None:
     """Keep ``table`` (as just committed or read) for the renders of its version."""
     _kept.put((table[0].pk, table[0].version), table)
+    rules_allow_hints(table[0])  # read here, so that a push's render reads nothing
 
 
 def recall(match_id: int, version: int) -> Table | None:
@@ -61,8 +64,20 @@ def own_turn_seconds(match: Match) -> dict[int, int]:
     return seconds
 
 
+def rules_allow_hints(match: Match) -> bool:
+    """Whether no rule of an app above refuses hints at ``match`` (``games.hint_rules``):
+    the rules look at what is fixed when the table is made, so this is read once per
+    process and table, when the table is first kept."""
+    allowed = _rules_allow_hints.get(match.pk)
+    if allowed is None:
+        allowed = rules_refusal(match) is None
+        _rules_allow_hints.put(match.pk, allowed)
+    return allowed
+
+
 def forget_all() -> None:
     """Drop every kept table: after the database is replaced (a test's flush, a restore),
     a kept (match, version) may name another table than the database's."""
     _kept.clear()
     _own_seconds.clear()
+    _rules_allow_hints.clear()

@@ -23,10 +23,11 @@ from durak.engine import Action
 from friends.blocks import watching_refused
 from games import services
 from games.bot_strength import bot_choices
+from games.hint_rules import table_refusal
 from games.lru import LruCache
 from games.models import ChatMessage, Match, Seat
 from games.services import clock
-from games.table_reads import Table, load, own_turn_seconds
+from games.table_reads import Table, load, own_turn_seconds, rules_allow_hints
 from games.variant_words import variant_name
 from table.hand_order import by_rank, by_suit
 from table.result_panel import result_panel
@@ -253,9 +254,13 @@ def table_context(
         "hand": hand,
         "controls": controls,
         "can_resign": can_resign,
-        # A hint only when there is a move to hint at (not while the player waits).
-        # A fixed deal (the daily deal) is compared across players: no hints there.
-        "can_hint": bool(legal) and me is not None and not match.is_rated and not match.seed,
+        # A hint only when there is a move to hint at (not while the player waits),
+        # and only where a request is taken (``games.hint_rules``: not at a rated
+        # table, a fixed deal or an arena's).
+        "can_hint": bool(legal)
+        and me is not None
+        and table_refusal(match) is None
+        and rules_allow_hints(match),
         "table": table,
         "trump": card(view["trump"]) if view else None,
         "deadline": deadline,
