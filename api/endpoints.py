@@ -22,6 +22,7 @@ from api.challenges import router as challenges
 from api.errors import ERRORS, ApiError, install_error_handlers
 from api.events import AccountEvents
 from api.friendships import router as friendships
+from api.leaderboards import router as leaderboards
 from api.models import Scope
 from api.seeks import router as seeks
 from api.stream import SeatStream, seat_number
@@ -48,6 +49,7 @@ install_error_handlers(api)
 api.add_router("/", challenges)
 api.add_router("/", seeks)
 api.add_router("/", friendships)
+api.add_router("/", leaderboards)
 api.add_router("/", table_talk)
 
 READ, PLAY, BOT = TokenAuth(Scope.READ), TokenAuth(Scope.PLAY), TokenAuth(Scope.BOT)

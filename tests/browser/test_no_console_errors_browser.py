@@ -98,6 +98,7 @@ NOT_PAGES = {
     "api_v1:say_at_table",
     "api_v1:ask_rematch",
     "api_v1:decline_rematch",
+    "api_v1:bots_board",
 }
 
 
