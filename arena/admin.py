@@ -16,6 +16,7 @@ from .models import (
     ArenaSchedule,
     new_invite_token,
 )
+from .services import notify_arena_changed
 
 
 class ArenaPlayerInline(admin.TabularInline):
@@ -91,6 +92,11 @@ class ArenaAdmin(admin.ModelAdmin):
         elif "password" in form.changed_data and obj.password:
             obj.invite_token = new_invite_token()  # a new password: the old link goes too
         super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change) -> None:
+        super().save_related(request, form, formsets, change)
+        # A player paused or withdrawn here: the pages' kept standings are old now.
+        notify_arena_changed(form.instance.pk)
 
     @admin.action(description=_("New invite links (the old ones stop working)"))
     def renew_invites(self, request, queryset) -> None:

@@ -28,6 +28,7 @@ from .bot_fill import bot_count, groups_with_bots
 from .entry import ratings_of, refuse_entry
 from .models import Arena, ArenaGame, ArenaPlayer, WithdrawnFor
 from .scoring import FIRE_AFTER, game_performance, opponent_ratings, outcome_of, score
+from .standings_version import bump_standings_version
 
 # No new game starts in the arena's last minute: it could not finish in time.
 LAST_PAIRING_SECONDS = 60
@@ -48,8 +49,14 @@ def arena_group(arena_id: int) -> str:
 
 
 def notify_arena_changed(arena_id: int) -> None:
-    """Once the change commits, tell the arena's pages to fetch their standings."""
-    transaction.on_commit(lambda: send_push(arena_group(arena_id), {"type": "arena.changed"}))
+    """Once the change commits, move the standings' version on (no kept render of the
+    old standings is served again) and tell the arena's pages to fetch them."""
+
+    def changed() -> None:
+        bump_standings_version(arena_id)
+        send_push(arena_group(arena_id), {"type": "arena.changed"})
+
+    transaction.on_commit(changed)
 
 
 def standings(arena: Arena) -> QuerySet[ArenaPlayer]:
@@ -60,7 +67,13 @@ def standings(arena: Arena) -> QuerySet[ArenaPlayer]:
 def entry_of(arena: Arena, user: Any) -> ArenaPlayer | None:
     if not getattr(user, "is_authenticated", False):
         return None
-    return ArenaPlayer.objects.filter(arena=arena, user=user).first()
+    # One entry a player (unique): no need to sort the arena by the standings to find it.
+    return (
+        ArenaPlayer.objects.filter(arena=arena, user=user)
+        .select_related("user")
+        .order_by("pk")
+        .first()
+    )
 
 
 # ------------------------------------------------------------------ the player's own

@@ -27,10 +27,10 @@ from .chat import visible_arena_chat
 from .chat_reports import ArenaChatReportForm, report_arena_line, reportable_line
 from .entry import conditions_of, refuse_invite
 from .invites import invite_path, may_see_invite
-from .models import Arena, ArenaPlayer
+from .models import Arena
 from .player_arenas import PlayerArenaForm, create_player_arena
+from .shared_standings import shared_standings
 
-TOP_ROWS = 20
 FINISHED_LISTED = 20
 
 
@@ -70,32 +70,25 @@ def create(request: HttpRequest) -> HttpResponse:
 
 
 def _standings_context(arena: Arena, user: Any) -> dict[str, Any]:
-    rows = list(services.standings(arena)[:TOP_ROWS])
-    for rank, row in enumerate(rows, start=1):
-        row.rank = rank
+    """The standings part's context: the shared part, kept once for every viewer
+    (``arena.shared_standings``), with the viewer's own entry, place and table."""
+    shared = shared_standings(arena)
     mine = services.entry_of(arena, user)
-    apart = mine is not None and all(row.pk != mine.pk for row in rows)
-    if apart:
-        mine.rank = _rank_of(arena, mine)
-    playing = list(services.games_playing(arena)[:TOP_ROWS])
-    for match in playing:  # seats prefetched: a bot that filled a wait is marked
-        match.with_bot = any(seat.bot_level for seat in match.seats.all())
+    apart = False
+    if mine is not None:
+        order = shared["order"]
+        # An entry newer than the kept order has no place until the next version.
+        mine.rank = order.index(mine.pk) + 1 if mine.pk in order else None
+        apart = all(entry_id != mine.pk for entry_id, _html in shared["top"])
     return {
         "arena": arena,
-        "rows": rows,
+        "shared": shared,
         "mine": mine,
         "show_mine_apart": apart,
-        "playing": playing,
-        "podium": rows[:3] if arena.status == Arena.Status.FINISHED else [],
         "now": timezone.now(),
         "my_table": services.open_table_of(arena, user) if mine is not None else None,
         "conditions": conditions_of(arena),
     }
-
-
-def _rank_of(arena: Arena, entry: ArenaPlayer) -> int:
-    ids = list(services.standings(arena).values_list("pk", flat=True))
-    return ids.index(entry.pk) + 1
 
 
 def _page(

@@ -1,0 +1,68 @@
+"""The part of an arena's standings that is the same for every viewer of one
+language: the top rows, the podium and the games being played.  It is rendered once
+per arena, standings version and language and kept in the site's cache; every page's
+fetch reuses it, so a thousand pages refreshing after a game's end cost one render of
+the table, not a thousand.  Only the viewer's own row, their controls and the clock
+are rendered per viewer (``arena.views``).
+
+The standings version moves on as any change commits (``arena.standings_version``),
+so a render of older standings is never served.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+
+from . import services
+from .models import Arena
+from .standings_version import standings_version
+
+TOP_ROWS = 20
+# A kept render outlives its version by little: the next change makes a new key.
+KEPT_SECONDS = 300
+
+
+def shared_standings(arena: Arena) -> dict[str, Any]:
+    """The shared part of ``arena``'s standings in the active language: ``top`` (each
+    top row's entry id with its row's HTML, best first), ``order`` (every entry's id,
+    best first, for the place of a viewer below the top), ``podium`` and ``games``
+    (HTML)."""
+    key = f"arena:{arena.pk}:standings:{standings_version(arena.pk)}:{get_language()}"
+    shared = cache.get(key)
+    if shared is None:
+        shared = _render_shared(arena)
+        cache.set(key, shared, KEPT_SECONDS)
+    return {
+        "top": [(entry_id, mark_safe(html)) for entry_id, html in shared["top"]],
+        "order": shared["order"],
+        "podium": mark_safe(shared["podium"]),
+        "games": mark_safe(shared["games"]),
+    }
+
+
+def _render_shared(arena: Arena) -> dict[str, Any]:
+    rows = list(services.standings(arena)[:TOP_ROWS])
+    for rank, row in enumerate(rows, start=1):
+        row.rank = rank
+    # Rendered for nobody in particular: the viewer's own row is marked per viewer.
+    nobody = AnonymousUser()
+    top = [
+        (row.pk, str(render_to_string("arena/_standing_row.html", {"row": row, "user": nobody})))
+        for row in rows
+    ]
+    podium = rows[:3] if arena.status == Arena.Status.FINISHED else []
+    playing = list(services.games_playing(arena)[:TOP_ROWS])
+    for match in playing:  # seats prefetched: a bot that filled a wait is marked
+        match.with_bot = any(seat.bot_level for seat in match.seats.all())
+    return {
+        "top": top,
+        "order": list(services.standings(arena).values_list("pk", flat=True)),
+        "podium": str(render_to_string("arena/_arena_podium.html", {"podium": podium})),
+        "games": str(render_to_string("arena/_arena_games.html", {"playing": playing})),
+    }
