@@ -43,8 +43,12 @@ def load(match_id: int) -> Table:
 
 def remember(table: Table) -> None:
     """Keep ``table`` (as just committed or read) for the renders of its version."""
-    _kept.put((table[0].pk, table[0].version), table)
-    rules_allow_hints(table[0])  # read here, so that a push's render reads nothing
+    match, _, game = table
+    _kept.put((match.pk, match.version), table)
+    # Read here, so that a push's render (in the socket's event loop) reads nothing.
+    rules_allow_hints(match)
+    if game is not None and not game.is_over and len(game.to_act()) > 1:
+        own_turn_seconds(match)  # several seats on the clock: each shows its own time
 
 
 def recall(match_id: int, version: int) -> Table | None:
@@ -55,7 +59,7 @@ def recall(match_id: int, version: int) -> Table | None:
 def own_turn_seconds(match: Match) -> dict[int, int]:
     """The seats of ``match`` with a turn time of their own (``games.turn_time``): it
     changes only with the table's version (an arena's berserk bumps it), so it too is
-    read once per process and version, by the first render that needs it."""
+    read once per process and version, when the table is kept (``remember``)."""
     key = (match.pk, match.version)
     seconds = _own_seconds.get(key)
     if seconds is None:
