@@ -17,7 +17,7 @@ PYTEST_WORKERS ?= 2
 # starve each other's timers, so they run one at a time.
 BROWSER_WORKERS ?= 1
 
-.PHONY: run test lint format messages run-cluster clean
+.PHONY: run test lint format messages run-cluster clean train-policy
 
 # Reinstalls only when a requirements file changed since the last install.
 $(STAMP): requirements.txt requirements-dev.txt
@@ -73,3 +73,12 @@ messages: $(STAMP)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
+
+# Trains the learned bot (durak/bots/learned/) from a seed and writes its weights and
+# report (docs/training/). PyTorch (CPU) and matplotlib are for this alone: the site
+# and the tests never import them. Games are kept under .training/, so a run that
+# stops picks up where it was.
+TRAIN_ARGS ?= --seed 1 --rounds 1 --games 300
+train-policy: $(STAMP)
+	$(BIN)/python -m pip install --quiet -r requirements-train.txt
+	$(BIN)/python -m training $(TRAIN_ARGS)

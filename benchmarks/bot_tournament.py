@@ -27,11 +27,11 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from durak.bots import BASELINES, DEFAULT_BUDGET, LEVELS, Budget  # noqa: E402
+from durak.bots import BASELINES, DEFAULT_BUDGET, LEVELS, TRIALS, Budget  # noqa: E402
 from durak.bots.play import play_game  # noqa: E402
 from durak.engine import Game, Rules  # noqa: E402
 
-ORDER = LEVELS + BASELINES
+ORDER = LEVELS + BASELINES + TRIALS
 CONFIGS = {
     "2p-podkidnoy": Rules(players=2),
     "2p-perevodnoy": Rules(players=2, mode="perevodnoy"),

@@ -16,6 +16,7 @@ from durak.engine import Action, Knowledge
 from . import fast
 from .analysis import ANALYSIS_FORMAT, MISTAKE_POINTS, AnalysisBudget, analyse_record
 from .base import DEFAULT_BUDGET, Bot, Budget, decider_of, legal_for, rebuild
+from .learned import LearnedBot
 from .levels import PolicyBot
 from .puzzles import FoundPuzzle, find_puzzles
 from .tree import TreeBot
@@ -23,6 +24,9 @@ from .tree import TreeBot
 LEVELS = ("random", "easy", "medium", "hard")
 # Bots that are not lobby levels: the outside yardstick of the benchmark.
 BASELINES = ("greedy",)
+# Bots on trial, not yet lobby levels: the learned policy (``learned/``), until it
+# plays as well as the level it is meant to replace (docs/bots.md).
+TRIALS = ("learned",)
 
 # Elo of each level (random = 1000), rounded, from the duplicate tournament in 2-player
 # podkidnoy that ``benchmarks/bot_tournament.py`` prints (see docs/performance.md). The
@@ -35,16 +39,18 @@ _BOTS: dict[str, Bot] = {
     "medium": PolicyBot("medium"),
     "hard": TreeBot(),
     "greedy": PolicyBot("greedy"),
+    "learned": LearnedBot(),
 }
 
 
 def get_bot(level: str) -> Bot:
-    """The bot of ``level`` (one of LEVELS or BASELINES); ValueError for an unknown one."""
+    """The bot of ``level`` (one of LEVELS, BASELINES or TRIALS); ValueError for an
+    unknown one."""
     try:
         return _BOTS[level]
     except KeyError:
         raise ValueError(
-            f"unknown bot level {level!r}; expected one of {', '.join(LEVELS + BASELINES)}"
+            f"unknown bot level {level!r}; expected one of {', '.join(LEVELS + BASELINES + TRIALS)}"
         ) from None
 
 
@@ -82,6 +88,7 @@ __all__ = [
     "ELO",
     "LEVELS",
     "MISTAKE_POINTS",
+    "TRIALS",
     "AnalysisBudget",
     "Bot",
     "Budget",

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from durak.bots import BASELINES, LEVELS, Budget, get_bot
+from durak.bots import BASELINES, LEVELS, TRIALS, Budget, get_bot
 from durak.bots.fast import decider
 from durak.engine import Game
 
@@ -31,12 +31,12 @@ def _play(rules, levels, seed):
     return game
 
 
-@pytest.mark.parametrize("level", LEVELS + BASELINES)
+@pytest.mark.parametrize("level", LEVELS + BASELINES + TRIALS)
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_level_finishes_every_variant(variant, level):
     rules = VARIANTS[variant]
     # The level under test sits at every other seat, the next level between.
-    bots = LEVELS + BASELINES
+    bots = LEVELS + BASELINES + TRIALS
     other = bots[(bots.index(level) + 1) % len(bots)]
     levels = [level if s % 2 == 0 else other for s in range(rules.players)]
     game = _play(rules, levels, seed=variant)
@@ -44,7 +44,7 @@ def test_every_level_finishes_every_variant(variant, level):
     assert game.is_over
 
 
-@pytest.mark.parametrize("level", LEVELS + BASELINES)
+@pytest.mark.parametrize("level", LEVELS + BASELINES + TRIALS)
 def test_level_against_itself_two_players(level):
     for seed in range(2):
         game = _play(VARIANTS["perevodnoy"], [level, level], seed)
@@ -57,7 +57,7 @@ def test_attacker_waits_while_defender_must_answer():
     game.apply(game.default_action(game.attacker))
     att = game.attacker
     knowledge = game.knowledge(att)
-    for level in LEVELS + BASELINES:
+    for level in LEVELS + BASELINES + TRIALS:
         assert get_bot(level).choose_action(knowledge, random.Random(0), BUDGETS.get(level)) is None
     d = game.defender
     assert get_bot("easy").choose_action(game.knowledge(d), random.Random(0)) is not None

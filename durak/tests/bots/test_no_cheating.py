@@ -2,7 +2,7 @@
 
 import random
 
-from durak.bots import BASELINES, LEVELS, Budget, get_bot
+from durak.bots import BASELINES, LEVELS, TRIALS, Budget, get_bot
 from durak.bots.fast import decider, medium_move
 from durak.bots.inference import Inference
 from durak.engine import Game, Rules
@@ -41,7 +41,7 @@ def _compare_along_game(rules: Rules, seed: int) -> int:
             assert g1.hand(1) != g2.hand(1) or g1.snapshot() != g2.snapshot()
             # The inference of hidden cards weighs both deals alike.
             assert Inference.of(k1).weights == Inference.of(k2).weights
-            for level in LEVELS + BASELINES:
+            for level in LEVELS + BASELINES + TRIALS:
                 a1 = get_bot(level).choose_action(k1, random.Random(7), BUDGET)
                 a2 = get_bot(level).choose_action(k2, random.Random(7), BUDGET)
                 assert a1 == a2, f"{level}: {a1} != {a2}"
