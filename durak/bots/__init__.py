@@ -16,7 +16,6 @@ from durak.engine import Action, Knowledge
 from . import fast
 from .analysis import ANALYSIS_FORMAT, MISTAKE_POINTS, AnalysisBudget, analyse_record
 from .base import DEFAULT_BUDGET, Bot, Budget, decider_of, legal_for, rebuild
-from .learned import LearnedBot
 from .levels import PolicyBot
 from .puzzles import FoundPuzzle, find_puzzles
 from .tree import TreeBot
@@ -39,13 +38,22 @@ _BOTS: dict[str, Bot] = {
     "medium": PolicyBot("medium"),
     "hard": TreeBot(),
     "greedy": PolicyBot("greedy"),
-    "learned": LearnedBot(),
 }
+
+
+def _trial_bot(level: str) -> Bot:
+    """A bot on trial, made on first use: the learned bot brings numpy and its weights,
+    which no process loads unless it plays that bot (the site's levels never do)."""
+    from .learned import LearnedBot
+
+    return _BOTS.setdefault(level, LearnedBot())
 
 
 def get_bot(level: str) -> Bot:
     """The bot of ``level`` (one of LEVELS, BASELINES or TRIALS); ValueError for an
     unknown one."""
+    if level in TRIALS and level not in _BOTS:
+        return _trial_bot(level)
     try:
         return _BOTS[level]
     except KeyError:

@@ -30,3 +30,15 @@ def test_registry():
     assert [get_bot(level).level for level in LEVELS] == list(LEVELS)
     with pytest.raises(ValueError):
         get_bot("grandmaster")
+
+
+def test_the_site_levels_load_no_numpy():
+    # Only a process that plays the learned bot on trial loads numpy and its weights.
+    code = (
+        "import sys, random, durak.bots as b; from durak.engine import Game, Rules; "
+        "g = Game.new(Rules(players=2), 1); s = b.decider_of(g.knowledge(g.attacker)); "
+        "[b.get_bot(lv) for lv in b.LEVELS + b.BASELINES]; assert 'numpy' not in sys.modules; "
+        "b.get_bot('learned'); assert 'numpy' in sys.modules"
+    )
+    cwd = pathlib.Path(durak.bots.__file__).parents[2]
+    assert subprocess.run([sys.executable, "-c", code], cwd=cwd).returncode == 0
