@@ -71,6 +71,14 @@ class Launcher:
                 return line
         raise AssertionError(f"never printed {text!r}:\n{''.join(self.seen)}")
 
+    def printed(self) -> str:
+        """Everything its processes printed so far (for a failing test's message)."""
+        while True:
+            try:
+                self.seen.append(self.lines.get_nowait())
+            except queue.Empty:
+                return "".join(self.seen)
+
     def pid_of(self, name: str) -> int:
         line = next(line for line in self.seen if name in line and "(pid" in line)
         return int(line.rsplit("(pid ", 1)[1].rstrip(")\n"))

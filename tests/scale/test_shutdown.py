@@ -126,7 +126,14 @@ async def test_sigterm_stops_every_process_within_two_seconds_and_loses_no_move_
         assert DealAnalysis.objects.get(pk=analysis.pk).status == DealAnalysis.Status.QUEUED
         assert analysis_task_status() == TaskResultStatus.READY
 
-    await db(given_back)
+    try:
+        await db(given_back)
+    except AssertionError as failed:
+        # Which process did what is in their log lines: a move played at the stop, a bot
+        # that failed and fell back to a random move, a task given back.
+        raise AssertionError(
+            f"{failed}\nwhat the processes printed:\n{launcher.printed()}"
+        ) from failed
 
     again, _port = await asyncio.to_thread(launch, QUICK)
     try:
