@@ -17,7 +17,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.models import BotLevel
-from moderation.models import Report
+from moderation.models import HandledReport, Report
 
 
 class ArenaSettings(models.Model):
@@ -386,7 +386,7 @@ class ArenaChatMessage(models.Model):
         return f"{self.arena} · {self.user}: {self.text[:40]}"
 
 
-class ArenaChatReport(models.Model):
+class ArenaChatReport(HandledReport):
     """A player's report of a line in an arena's chat (``arena.chat_reports``): the
     table's report (``moderation.Report``) for a line that belongs to no table, with
     its categories, statuses and refusals."""
@@ -413,30 +413,7 @@ class ArenaChatReport(models.Model):
     # Kept apart from the line: a hidden or deleted line stays readable here.
     message_text = models.CharField(_("reported text"), max_length=300)
     category = models.CharField(_("category"), max_length=10, choices=Report.Category.choices)
-    reason = models.TextField(_("reason"), max_length=500, blank=True)
-    status = models.CharField(
-        _("status"),
-        max_length=10,
-        choices=Report.Status.choices,
-        default=Report.Status.OPEN,
-        db_index=True,
-    )
-    handled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("handled by"),
-    )
-    handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
-    note = models.TextField(_("moderator's note"), blank=True)
-    created_at = models.DateTimeField(_("reported at"), auto_now_add=True, db_index=True)
 
-    class Meta:
-        ordering = ["-created_at"]
+    class Meta(HandledReport.Meta):
         verbose_name = _("arena chat report")
         verbose_name_plural = _("arena chat reports")
-
-    def __str__(self) -> str:
-        return f"#{self.pk} {self.reported_user} ({self.get_status_display()})"

@@ -9,7 +9,41 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
-class Report(models.Model):
+class HandledReport(models.Model):
+    """What every kind of report shares: the reporter's reason, and the moderators'
+    handling of it (``Report`` at a table, ``arena.ArenaChatReport`` in an arena's
+    chat), so both are worked alike in the admin."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        ACTIONED = "actioned", _("Actioned")
+        DISMISSED = "dismissed", _("Dismissed")
+
+    reason = models.TextField(_("reason"), max_length=500, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
+    )
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("handled by"),
+    )
+    handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
+    note = models.TextField(_("moderator's note"), blank=True)
+    created_at = models.DateTimeField(_("reported at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.reported_user} ({self.get_status_display()})"
+
+
+class Report(HandledReport):
     """A player's complaint about another player, or about one chat message."""
 
     class Category(models.TextChoices):
@@ -18,11 +52,6 @@ class Report(models.Model):
         SPAM = "spam", _("Spam or advertising")
         STALLING = "stalling", _("Stalling or leaving games")
         OTHER = "other", _("Something else")
-
-    class Status(models.TextChoices):
-        OPEN = "open", _("Open")
-        ACTIONED = "actioned", _("Actioned")
-        DISMISSED = "dismissed", _("Dismissed")
 
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -52,29 +81,10 @@ class Report(models.Model):
     category = models.CharField(
         _("category"), max_length=10, choices=Category.choices, default=Category.ABUSE
     )
-    reason = models.TextField(_("reason"), max_length=500, blank=True)
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
-    )
-    handled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("handled by"),
-    )
-    handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
-    note = models.TextField(_("moderator's note"), blank=True)
-    created_at = models.DateTimeField(_("reported at"), auto_now_add=True, db_index=True)
 
-    class Meta:
-        ordering = ["-created_at"]
+    class Meta(HandledReport.Meta):
         verbose_name = _("report")
         verbose_name_plural = _("reports")
-
-    def __str__(self) -> str:
-        return f"#{self.pk} {self.reported_user} ({self.get_status_display()})"
 
 
 class AuditLogEntry(models.Model):
