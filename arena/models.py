@@ -16,6 +16,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.chat_rows import ModeratedLine
 from games.models import BotLevel
 from moderation.models import HandledReport, Report
 
@@ -352,7 +353,7 @@ class ArenaSchedule(ArenaSettings):
         super().clean()
 
 
-class ArenaChatMessage(models.Model):
+class ArenaChatMessage(ModeratedLine):
     """A line said in an arena's chat (``arena.chat``), under the table chat's rules."""
 
     arena = models.ForeignKey(
@@ -365,20 +366,8 @@ class ArenaChatMessage(models.Model):
         verbose_name=_("user"),
     )
     text = models.CharField(_("text"), max_length=300)
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
-    is_hidden = models.BooleanField(_("hidden"), default=False)
-    hidden_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("hidden by"),
-    )
-    hidden_at = models.DateTimeField(_("hidden at"), null=True, blank=True)
 
-    class Meta:
-        ordering = ["created_at"]
+    class Meta(ModeratedLine.Meta):
         verbose_name = _("arena chat message")
         verbose_name_plural = _("arena chat messages")
 

@@ -9,7 +9,28 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
-class ChatMessage(models.Model):
+class ModeratedLine(models.Model):
+    """When a chat line was said, and whether a moderator hid it: what every chat's
+    lines share (``ChatMessage`` at a table, ``arena.ArenaChatMessage`` in an arena)."""
+
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+    is_hidden = models.BooleanField(_("hidden"), default=False)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("hidden by"),
+    )
+    hidden_at = models.DateTimeField(_("hidden at"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["created_at"]
+
+
+class ChatMessage(ModeratedLine):
     class Channel(models.TextChoices):
         PLAYERS = "players", _("Players")
         SPECTATORS = "spectators", _("Spectators")
@@ -41,20 +62,8 @@ class ChatMessage(models.Model):
     )
     text = models.CharField(_("text"), max_length=300, blank=True)
     phrase = models.CharField(_("quick phrase"), max_length=12, choices=Phrase.choices, blank=True)
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
-    is_hidden = models.BooleanField(_("hidden"), default=False)
-    hidden_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("hidden by"),
-    )
-    hidden_at = models.DateTimeField(_("hidden at"), null=True, blank=True)
 
-    class Meta:
-        ordering = ["created_at"]
+    class Meta(ModeratedLine.Meta):
         verbose_name = _("chat message")
         verbose_name_plural = _("chat messages")
 
