@@ -16,6 +16,7 @@ from games.models import Match
 from games.services import clock
 from tests.arena.conftest import entry, person, running_arena
 
+from .moves import tap_card
 from .people import signed_in_page
 from .test_table_browser import DESKTOP, PHONE
 
@@ -70,7 +71,7 @@ def test_berserk_halves_the_clock_and_adds_the_point(live_server_url, browser):
     assert mine.locator('[data-testid="berserk"]').count() == 0
 
     # The first move: the opponent's Berserk button goes without a reload.
-    mine.locator(".hand-card:not([disabled])").first.click()
+    tap_card(mine.locator(".hand-card:not([disabled])").first)
     theirs.wait_for_selector("#table-version[data-moved]", state="attached")
     theirs.locator('[data-testid="berserk"]').wait_for(state="hidden")
     mine.screenshot(path="/tmp/shots-arena/berserk-ru.png", full_page=True)

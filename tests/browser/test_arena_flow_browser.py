@@ -26,6 +26,7 @@ from games.services import load_seats
 from tests.arena.conftest import entry, person, running_arena
 
 from .hand_table import TICK_SECONDS
+from .moves import tap_card
 from .people import signed_in_page
 from .test_arena_browser import JOIN, TO_TABLE, WITHDRAW
 from .test_table_browser import DESKTOP, LATIN_ALLOWED, NEWER_VERSION, PAGE_WORDS, PHONE
@@ -111,7 +112,7 @@ def version(page) -> int:
 
 def click_card(page, code: str) -> None:
     """Lead or throw in ``code`` and wait until it has left the hand."""
-    page.locator(f'#table-hand .hand-card[data-card="{code}"]:not([disabled])').click()
+    tap_card(page.locator(f'#table-hand .hand-card[data-card="{code}"]:not([disabled])'))
     page.locator(f'#table-hand .hand-card[data-card="{code}"]').wait_for(state="detached")
 
 

@@ -21,6 +21,7 @@ from games import services
 from games.models import Match, RuleVariant
 from tests.browser.hand_positions import hand_moves, hand_states, record_hand
 from tests.browser.hand_table import TICK_SECONDS, bot_moves, dealt_table, off_the_loop
+from tests.browser.moves import tap_card
 from tests.browser.test_seats_browser import bout_played
 from tests.browser.test_table_browser import NEWER_VERSION, PHONE, Player
 
@@ -54,7 +55,7 @@ def tap_beat(player: Player, card: str, attack: str) -> None:
     """Beat ``attack`` with ``card`` by taps: one when it is the only beat, else two."""
     page = player.page
     before = player.version()
-    page.locator(f'#table-hand .hand-card[data-card="{card}"]').click()
+    tap_card(page.locator(f'#table-hand .hand-card[data-card="{card}"]'))
     target = page.locator(f'#table-felt .attack-target.can-beat[data-attack="{attack}"]')
     if target.count():
         target.click()
