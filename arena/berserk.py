@@ -84,5 +84,5 @@ def go_berserk(user: Any, match_id: int) -> ArenaGame:
         match.turn_deadline = clock.deadline(match, seats, load_game(match))
         match.save(update_fields=["version", "turn_deadline"])
         notify_match_changed(match.pk, match.version)
-        notify_arena_changed(game.arena_id)
+        notify_arena_changed(game.arena_id, users=())  # the games list only: nobody's own part
     return game

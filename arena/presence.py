@@ -44,7 +44,7 @@ def page_opened(arena_id: int, user_id: int, channel_name: str) -> None:
         if ArenaPlayer.objects.filter(
             arena_id=arena_id, user_id=user_id, away_since__isnull=False
         ).update(away_since=None):
-            notify_arena_changed(arena_id)
+            notify_arena_changed(arena_id, [user_id])
 
 
 def page_closed(arena_id: int, user_id: int, channel_name: str) -> None:
@@ -68,7 +68,7 @@ def _mark_away(players: list[tuple[int, int]], now: Any) -> int:
             arena__status__in=(Arena.Status.SCHEDULED, Arena.Status.RUNNING),
         ).update(away_since=now, waiting_since=None):
             marked += 1
-            notify_arena_changed(arena_id)
+            notify_arena_changed(arena_id, [user_id])
     return marked
 
 

@@ -8,6 +8,7 @@ no table of this arena still holds them, so nobody is ever seated twice.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -48,13 +49,19 @@ def arena_group(arena_id: int) -> str:
     return f"arena-{arena_id}"
 
 
-def notify_arena_changed(arena_id: int) -> None:
+def notify_arena_changed(arena_id: int, users: Iterable[int] | None = None) -> None:
     """Once the change commits, move the standings' version on (no kept render of the
-    old standings is served again) and tell the arena's pages to fetch them."""
+    old standings is served again) and tell the arena's pages.
+
+    ``users`` are the players whose own part of the page changed (their row's figures,
+    their controls, their table): their pages fetch the whole part again, while every
+    other page is sent the shared standings, rendered once (``arena.socket``).  None
+    means the change is everyone's (the arena started or ended, an admin's edit)."""
+    event = {"type": "arena.changed", "users": None if users is None else sorted(set(users))}
 
     def changed() -> None:
         bump_standings_version(arena_id)
-        send_push(arena_group(arena_id), {"type": "arena.changed"})
+        send_push(arena_group(arena_id), event)
 
     transaction.on_commit(changed)
 
@@ -123,7 +130,7 @@ def join(user: Any, arena: Arena, password: str = "", invite_token: str = "") ->
                     entry = ArenaPlayer.objects.create(arena=locked, user=user)
             except IntegrityError:
                 raise already from None
-        notify_arena_changed(locked.pk)
+        notify_arena_changed(locked.pk, [user.pk])
     return entry
 
 
@@ -149,7 +156,7 @@ def set_paused(user: Any, arena: Arena, paused: bool) -> ArenaPlayer:
         paused=paused, waiting_since=None, away_since=None
     )
     entry.paused = paused
-    notify_arena_changed(arena.pk)
+    notify_arena_changed(arena.pk, [user.pk])
     return entry
 
 
@@ -158,7 +165,7 @@ def withdraw(user: Any, arena: Arena) -> ArenaPlayer:
     entry = _own_entry(user, arena)
     ArenaPlayer.objects.filter(pk=entry.pk).update(withdrawn=True, waiting_since=None)
     entry.withdrawn = True
-    notify_arena_changed(arena.pk)
+    notify_arena_changed(arena.pk, [user.pk])
     return entry
 
 
@@ -235,15 +242,17 @@ def pair_waiting(arena: Arena, now: Any = None) -> list[int]:
         with_bots = groups_with_bots(locked, left_over, blocked, now)
         tables = [(group, 0) for group in people]
         tables += [(group, bot_count(locked, group)) for group in with_bots]
+        seated: list[int] = []
         for group, bots in tables:
             match_id = _seat(locked, group, bots=bots)
             if match_id is not None:
                 made.append(match_id)
+                seated += [entry.user_id for entry in group]
         _start_waits(locked, left_over, with_bots, now)
         if made:  # a tick that pairs nobody writes nothing
             locked.paired_at = now
             locked.save(update_fields=["paired_at"])
-            notify_arena_changed(locked.pk)
+            notify_arena_changed(locked.pk, seated)
     return made
 
 
@@ -376,7 +385,7 @@ def record_finish(deal: Deal) -> None:
         scored[str(seat.user_id)] = result.points
     game.scored = scored
     game.save(update_fields=["scored"])
-    notify_arena_changed(game.arena_id)
+    notify_arena_changed(game.arena_id, [seat.user_id for seat in seats if seat.user_id])
 
 
 def _seated(seats: list[Seat]) -> list[int | str]:

@@ -1,9 +1,9 @@
 """The part of an arena's standings that is the same for every viewer of one
 language: the top rows, the podium and the games being played.  It is rendered once
 per arena, standings version and language and kept in the site's cache; every page's
-fetch reuses it, so a thousand pages refreshing after a game's end cost one render of
-the table, not a thousand.  Only the viewer's own row, their controls and the clock
-are rendered per viewer (``arena.views``).
+fetch and every push of the board reuses it, so a thousand pages told of a game's end
+cost one render of the table, not a thousand.  Only the viewer's own row (and, on a
+fetch, their controls and the clock) is rendered per viewer (``arena.live_part``).
 
 The standings version moves on as any change commits (``arena.standings_version``),
 so a render of older standings is never served.
@@ -28,15 +28,15 @@ TOP_ROWS = 20
 KEPT_SECONDS = 300
 
 
-def shared_standings(arena: Arena) -> dict[str, Any]:
-    """The shared part of ``arena``'s standings in the active language: ``top`` (each
+def shared_standings(arena_id: int) -> dict[str, Any]:
+    """The shared part of the arena's standings in the active language: ``top`` (each
     top row's entry id with its row's HTML, best first), ``order`` (every entry's id,
     best first, for the place of a viewer below the top), ``podium`` and ``games``
-    (HTML)."""
-    key = f"arena:{arena.pk}:standings:{standings_version(arena.pk)}:{get_language()}"
+    (HTML).  Kept in the cache, it costs no query once a page has rendered it."""
+    key = f"arena:{arena_id}:standings:{standings_version(arena_id)}:{get_language()}"
     shared = cache.get(key)
     if shared is None:
-        shared = _render_shared(arena)
+        shared = _render_shared(Arena.objects.get(pk=arena_id))
         cache.set(key, shared, KEPT_SECONDS)
     return {
         "top": [(entry_id, mark_safe(html)) for entry_id, html in shared["top"]],

@@ -1,12 +1,16 @@
-"""The arena page's socket: it tells the page to fetch its standings again when the
-arena changes, and carries the friends' invites as the notice socket does (a page
-holds one socket).  While it is open its player is on the arena's page: closing the
-last one makes them away, not paired until they come back (``arena.presence``).
+"""The arena page's socket: it keeps the page's standings live, and carries the
+friends' invites as the notice socket does (a page holds one socket).  While it is
+open its player is on the arena's page: closing the last one makes them away, not
+paired until they come back (``arena.presence``).
 
-Pushes are cheap: a change sends one small message to the arena's group, and each
-socket tells its page at most once every ``ARENA_PUSH_SECONDS``: a change after a
-quiet spell at once, a burst's later changes together when the spell ends.  The
-socket renders nothing from the database itself.
+Pushes are cheap: a change sends one small message to the arena's group, naming the
+players whose own part of the page changed, and each socket tells its page at most
+once every ``ARENA_PUSH_SECONDS``: a change after a quiet spell at once, a burst's
+later changes together when the spell ends.  A page whose own part changed (its
+player's game ended, they were paired or paused) is told to fetch the whole live
+part, with its forms; every other page is sent the board (``arena.live_part``): the
+standings rendered once for all pages of a language, with the page's own row, which
+the socket renders from the entry it read at the last fetch it asked for.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from games.socket_guard import FrameRefused, parse_frame
 from games.throttle import TokenBucket
 
 from .chat import post_arena_chat
-from .models import Arena
+from .live_part import board_push, own_entry
+from .models import Arena, ArenaPlayer
 from .presence import page_closed, page_opened
 from .services import arena_group
 
@@ -89,6 +94,10 @@ class ArenaSocket(NoticeConsumer):
     refresh_pending = False
     # When this socket last told its page to refresh (time.monotonic()).
     refreshed_at = float("-inf")
+    # A change to the viewer's own part since the last refresh: the next one fetches.
+    own_part_changed = True
+    # The viewer's entry as read for the last fetch: their row on each board pushed.
+    entry: ArenaPlayer | None = None
     frames: TokenBucket | None = None
 
     async def connect(self) -> None:
@@ -143,6 +152,9 @@ class ArenaSocket(NoticeConsumer):
         await self.send(text_data=chat_line_html(event["user"], event["text"], report_url))
 
     async def arena_changed(self, event: dict[str, Any]) -> None:
+        users = event.get("users")
+        if users is None or self.user.pk in users:
+            self.own_part_changed = True
         if self.refresh_pending:  # the refresh already due carries this change too
             return
         wait = self.refreshed_at + ARENA_PUSH_SECONDS - time.monotonic()
@@ -159,4 +171,10 @@ class ArenaSocket(NoticeConsumer):
 
     async def refresh(self) -> None:
         self.refreshed_at = time.monotonic()
-        await self.send(text_data=refresh_html(self.arena_id))
+        if self.own_part_changed:
+            self.own_part_changed = False
+            self.entry = await db_call(own_entry)(self.arena_id, self.user)
+            await self.send(text_data=refresh_html(self.arena_id))
+        else:
+            board = await db_call(board_push)(self.arena_id, self.user, self.entry)
+            await self.send(text_data=board)

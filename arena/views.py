@@ -11,7 +11,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -25,11 +24,11 @@ from . import services
 from .berserk import go_berserk
 from .chat import visible_arena_chat
 from .chat_reports import ArenaChatReportForm, report_arena_line, reportable_line
-from .entry import conditions_of, refuse_invite
+from .entry import refuse_invite
 from .invites import invite_path, may_see_invite
+from .live_part import live_context
 from .models import Arena
 from .player_arenas import PlayerArenaForm, create_player_arena
-from .shared_standings import shared_standings
 
 FINISHED_LISTED = 20
 
@@ -69,28 +68,6 @@ def create(request: HttpRequest) -> HttpResponse:
     return redirect("arena:detail", pk=arena.pk)
 
 
-def _standings_context(arena: Arena, user: Any) -> dict[str, Any]:
-    """The standings part's context: the shared part, kept once for every viewer
-    (``arena.shared_standings``), with the viewer's own entry, place and table."""
-    shared = shared_standings(arena)
-    mine = services.entry_of(arena, user)
-    apart = False
-    if mine is not None:
-        order = shared["order"]
-        # An entry newer than the kept order has no place until the next version.
-        mine.rank = order.index(mine.pk) + 1 if mine.pk in order else None
-        apart = all(entry_id != mine.pk for entry_id, _html in shared["top"])
-    return {
-        "arena": arena,
-        "shared": shared,
-        "mine": mine,
-        "show_mine_apart": apart,
-        "now": timezone.now(),
-        "my_table": services.open_table_of(arena, user) if mine is not None else None,
-        "conditions": conditions_of(arena),
-    }
-
-
 def _page(
     request: HttpRequest,
     arena: Arena,
@@ -99,7 +76,7 @@ def _page(
     status: int = 200,
     invite_token: str = "",
 ):
-    context = _standings_context(arena, request.user)
+    context = live_context(arena, request.user)
     context["error"] = error
     # The token only on the page its own link opened, to join with; the link itself
     # only for the arena's creator and the admins.
@@ -134,7 +111,7 @@ def invite(request: HttpRequest, pk: int, token: str) -> HttpResponse:
 @require_GET
 def standings_part(request: HttpRequest, pk: int) -> HttpResponse:
     arena = get_object_or_404(Arena.objects.select_related("variant"), pk=pk)
-    return render(request, "arena/_standings.html", _standings_context(arena, request.user))
+    return render(request, "arena/_standings.html", live_context(arena, request.user))
 
 
 def _act(

@@ -19,11 +19,12 @@ bot worker and a task worker) and plays it over real WebSockets:
   silent is opened again.
 
 Measured: the standings' push latency (from a game's end, its deal's ``finished_at``,
-stamped in the transaction of its last move, to the first ``arena-refresh`` frame
-after it on every open arena page; p50/p99/max over all pages and games), the web
-processes' CPU per game end (from /proc, between the arena's start and its last game
-end), the number of games; with ``--fetch``, also each page fetching the standings
-part on each push, as the page's htmx does, and that fetch's time.
+stamped in the transaction of its last move, to the first push after it on every open
+arena page, the board itself or a word to fetch the live part; p50/p99/max over all
+pages and games), the web processes' CPU per game end (from /proc, between the arena's
+start and its last game end), the number of games; with ``--fetch``, also each page
+fetching its live part when a push says so, as the page's htmx does, and that fetch's
+time.
 
 Checked afterwards (any of them non-zero fails the run): players seated at two open
 tables of the arena at once (sampled from the database on every poll, and from the
@@ -66,7 +67,10 @@ from cluster_load import drop_database, machine, peak_rss_mb_of, prepare_environ
 from live_latency import choose, cpu_seconds, pct, session_cookie  # noqa: E402
 from ws_load import TIMEOUT, Seat, in_thread, progress  # noqa: E402
 
+# The two pushes a page may be sent: "fetch your live part again" (a change of its own
+# player's), or the board itself (others' results: no fetch to make).
 REFRESH = 'id="arena-refresh"'
+BOARD = 'id="arena-board"'
 POLL_SECONDS = 0.3
 # After the arena's end and its last game, how long the pages stay open for the last push.
 TAIL_SECONDS = 3.0
@@ -148,6 +152,7 @@ class Run:
     # Per open arena page: the unix times its refresh frames arrived.
     refreshes: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
     fetches: list[float] = field(default_factory=list)
+    told_to_fetch: int = 0
     driven: set[int] = field(default_factory=set)
     seen_finished: set[int] = field(default_factory=set)
     seated_twice: int = 0
@@ -192,8 +197,10 @@ async def hold_page(
 
     async def read() -> None:
         async for frame in conn:
-            if REFRESH in frame:
+            if REFRESH in frame or BOARD in frame:
                 run.refreshes[user_id].append(time.time())
+            if REFRESH in frame:
+                run.told_to_fetch += 1
                 if fetching:
                     asyncio.ensure_future(fetch(http, url, run, cookie))
 
@@ -406,6 +413,7 @@ def run_arena(args: argparse.Namespace) -> dict:
         "daphne_cpu_ms_per_game_end": round(1000 * played["cpu"]["daphne"] / ends, 1)
         if ends
         else None,
+        "pushes_to_fetch": run.told_to_fetch,
         "standings_fetches": len(run.fetches),
         "fetch_p50_ms": round(1000 * pct(run.fetches, 50), 1) if run.fetches else None,
         "fetch_p99_ms": round(1000 * pct(run.fetches, 99), 1) if run.fetches else None,

@@ -132,7 +132,8 @@ def print_result(r: dict) -> None:
         ),
         (
             "standings fetched",
-            f"{r['standings_fetches']} (share {r['fetch_share']}): "
+            f"{r['standings_fetches']} of {r.get('pushes_to_fetch', '?')} pushes saying "
+            f"fetch (share {r['fetch_share']}): "
             f"p50 {r['fetch_p50_ms']} ms, p99 {r['fetch_p99_ms']} ms",
         ),
         (
