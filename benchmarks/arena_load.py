@@ -153,7 +153,8 @@ class Run:
     refreshes: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
     fetches: list[float] = field(default_factory=list)
     told_to_fetch: int = 0
-    driven: set[int] = field(default_factory=set)
+    drivers: dict[int, asyncio.Task] = field(default_factory=dict)
+    redriven: int = 0
     seen_finished: set[int] = field(default_factory=set)
     seated_twice: int = 0
     seated_twice_samples: int = 0
@@ -311,9 +312,17 @@ async def watch_tables(run: Run, ends_at: float, tables: list[asyncio.Task]) -> 
         run.seated_twice = max(run.seated_twice, sum(1 for n in tables_of.values() if n > 1))
         run.seated_twice_samples += 1
         for match_id, seats in by_match.items():
-            if match_id not in run.driven and len(seats) == 2:
-                run.driven.add(match_id)
-                tables.append(asyncio.ensure_future(play_table(run, match_id, seats)))
+            if len(seats) != 2:
+                continue
+            driver = run.drivers.get(match_id)
+            if driver is not None and driver.done():
+                # Its players gave up waiting (a push that never came): as a person
+                # would reload the page, they look at the table again.
+                run.redriven += 1
+            elif driver is not None:
+                continue
+            run.drivers[match_id] = asyncio.ensure_future(play_table(run, match_id, seats))
+            tables.append(run.drivers[match_id])
         if time.time() > ends_at and not by_match:
             return
         await asyncio.sleep(POLL_SECONDS)
@@ -414,6 +423,7 @@ def run_arena(args: argparse.Namespace) -> dict:
         if ends
         else None,
         "pushes_to_fetch": run.told_to_fetch,
+        "tables_looked_at_again": run.redriven,
         "standings_fetches": len(run.fetches),
         "fetch_p50_ms": round(1000 * pct(run.fetches, 50), 1) if run.fetches else None,
         "fetch_p99_ms": round(1000 * pct(run.fetches, 99), 1) if run.fetches else None,

@@ -152,7 +152,8 @@ def print_result(r: dict) -> None:
         (
             "errors",
             f"{r['errors']}; arena pages dropped {r['page_drops']}; table sockets opened again "
-            f"{r['table_sockets_reopened']}",
+            f"{r['table_sockets_reopened']}; tables looked at again after their players gave "
+            f"up {r.get('tables_looked_at_again', 0)}",
         ),
     ]
     width = max(len(name) for name, _ in rows)
