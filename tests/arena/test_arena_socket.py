@@ -114,6 +114,13 @@ async def test_the_board_pushed_carries_the_viewers_own_row_and_place(monkeypatc
     await sock.close()
 
 
+STANDINGS = {"ru": "Таблица", "en": "Standings"}
+
+
+def set_language(user, language: str) -> None:
+    type(user).objects.filter(pk=user.pk).update(language=language)
+
+
 def paired_game(arena, players) -> int:
     """Pair ``players`` (the arena's only players not paused): their table's id."""
     (match_id,) = services.pair_waiting(arena)
@@ -131,6 +138,9 @@ async def test_a_game_end_renders_the_table_once_for_all_the_pages_that_watch(mo
         await db(services.join, user, arena)
     for user in watchers:  # joined, with rows of their own, and not paired
         await db(services.set_paused, user, arena, True)
+    languages = ["ru", "en", "en"]
+    for user, language in zip(watchers, languages, strict=True):
+        await db(set_language, user, language)
     match_id = await db(paired_game, arena, players)
     pages = []
     for user in watchers:
@@ -145,10 +155,13 @@ async def test_a_game_end_renders_the_table_once_for_all_the_pages_that_watch(mo
     with templates_rendered() as rendered:
         await db(end_with_fool, match_id, players[1])
         boards = [await page.until(lambda f: BOARD in f, timeout=WINDOW) for page in pages]
-    # The five rows once for all three pages, then each page's own row: no page
-    # renders the table for itself, and none fetches the whole part.
-    assert rendered.count("arena/_standing_row.html") == 5 + 3
+    # The five rows once a language for all three pages, then each page's own row: no
+    # page renders the table for itself, and none fetches the whole part.
+    assert rendered.count("arena/_standing_row.html") == 5 * 2 + 3
     assert "arena/_standings.html" not in rendered
+    for language, board in zip(languages, boards, strict=True):
+        assert STANDINGS[language] in board
+    assert "Standings" not in boards[0]
     for user, board in zip(watchers, boards, strict=True):
         (mine,) = re.findall(
             r'<tr class="arena-mine" data-testid="arena-my-row">.*?</tr>', board, re.S
