@@ -49,9 +49,9 @@ def own_entry(arena_id: int, user: Any) -> ArenaPlayer | None:
     return ArenaPlayer.objects.filter(arena_id=arena_id, user=user).select_related("user").first()
 
 
-def board_push(arena_id: int, user: Any, mine: ArenaPlayer | None) -> str:
+def board_push(arena_id: int, version: int | None, user: Any, mine: ArenaPlayer | None) -> str:
     """The board for a page whose own part is unchanged, to swap in by its id: the
-    shared standings (a query only when no page rendered this version yet) and the
-    viewer's own row from ``mine``."""
-    context = board_context(shared_standings(arena_id), mine)
+    shared standings of ``version`` (a query only when no page rendered it yet) and
+    the viewer's own row from ``mine``."""
+    context = board_context(shared_standings(arena_id, version), mine)
     return render_to_string("arena/_standings_board.html", {**context, "user": user, "oob": True})

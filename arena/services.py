@@ -57,11 +57,13 @@ def notify_arena_changed(arena_id: int, users: Iterable[int] | None = None) -> N
     their controls, their table): their pages fetch the whole part again, while every
     other page is sent the shared standings, rendered once (``arena.socket``).  None
     means the change is everyone's (the arena started or ended, an admin's edit)."""
-    event = {"type": "arena.changed", "users": None if users is None else sorted(set(users))}
+    named = None if users is None else sorted(set(users))
 
     def changed() -> None:
-        bump_standings_version(arena_id)
-        send_push(arena_group(arena_id), event)
+        version = bump_standings_version(arena_id)
+        send_push(
+            arena_group(arena_id), {"type": "arena.changed", "users": named, "version": version}
+        )
 
     transaction.on_commit(changed)
 

@@ -11,6 +11,7 @@ so a render of older standings is never served.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -28,22 +29,34 @@ TOP_ROWS = 20
 KEPT_SECONDS = 300
 
 
-def shared_standings(arena_id: int) -> dict[str, Any]:
+def shared_standings(arena_id: int, version: int | None = None) -> dict[str, Any]:
     """The shared part of the arena's standings in the active language: ``top`` (each
     top row's entry id with its row's HTML, best first), ``order`` (every entry's id,
     best first, for the place of a viewer below the top), ``podium`` and ``games``
-    (HTML).  Kept in the cache, it costs no query once a page has rendered it."""
-    key = f"arena:{arena_id}:standings:{standings_version(arena_id)}:{get_language()}"
-    shared = cache.get(key)
-    if shared is None:
-        shared = _render_shared(Arena.objects.get(pk=arena_id))
-        cache.set(key, shared, KEPT_SECONDS)
+    (HTML).  Kept in the cache, it costs no query once a page has rendered it.
+
+    ``version`` is the standings' version a push named (the current one if None)."""
+    if version is None:
+        version = standings_version(arena_id)
+    shared = _kept(arena_id, version, get_language())
     return {
         "top": [(entry_id, mark_safe(html)) for entry_id, html in shared["top"]],
         "order": shared["order"],
         "podium": mark_safe(shared["podium"]),
         "games": mark_safe(shared["games"]),
     }
+
+
+# The pages of one process are told of each version together: the first reads (or
+# renders) it from the site's cache, the others reuse it from this process's memory.
+@lru_cache(maxsize=64)
+def _kept(arena_id: int, version: int, language: str) -> dict[str, Any]:
+    key = f"arena:{arena_id}:standings:{version}:{language}"
+    shared = cache.get(key)
+    if shared is None:
+        shared = _render_shared(Arena.objects.get(pk=arena_id))
+        cache.set(key, shared, KEPT_SECONDS)
+    return shared
 
 
 def _render_shared(arena: Arena) -> dict[str, Any]:

@@ -98,6 +98,8 @@ class ArenaSocket(NoticeConsumer):
     own_part_changed = True
     # The viewer's entry as read for the last fetch: their row on each board pushed.
     entry: ArenaPlayer | None = None
+    # The latest standings' version a push named (None: none yet, read the current).
+    version: int | None = None
     frames: TokenBucket | None = None
 
     async def connect(self) -> None:
@@ -155,6 +157,8 @@ class ArenaSocket(NoticeConsumer):
         users = event.get("users")
         if users is None or self.user.pk in users:
             self.own_part_changed = True
+        if event.get("version") is not None:
+            self.version = max(self.version or 0, event["version"])
         if self.refresh_pending:  # the refresh already due carries this change too
             return
         wait = self.refreshed_at + ARENA_PUSH_SECONDS - time.monotonic()
@@ -176,5 +180,5 @@ class ArenaSocket(NoticeConsumer):
             self.entry = await db_call(own_entry)(self.arena_id, self.user)
             await self.send(text_data=refresh_html(self.arena_id))
         else:
-            board = await db_call(board_push)(self.arena_id, self.user, self.entry)
+            board = await db_call(board_push)(self.arena_id, self.version, self.user, self.entry)
             await self.send(text_data=board)

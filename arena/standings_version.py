@@ -29,10 +29,11 @@ def standings_version(arena_id: int) -> int:
     return int(version)
 
 
-def bump_standings_version(arena_id: int) -> None:
-    """The standings of ``arena_id`` changed: no render kept so far is current."""
+def bump_standings_version(arena_id: int) -> int:
+    """The standings of ``arena_id`` changed: no render kept so far is current.  The
+    new version."""
     key = _version_key(arena_id)
     try:
-        cache.incr(key)
+        return int(cache.incr(key))
     except ValueError:  # missing: any fresh start is past every earlier version
-        cache.add(key, time.time_ns(), timeout=None)
+        return standings_version(arena_id)
