@@ -45,6 +45,9 @@ from typing import TextIO
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PORTS = (8001, 8002)
+# How long a stop waits for a process to exit by itself before it kills it (each stops
+# within 2 s: benchmarks/stop_time.py).
+STOP_GRACE_SECONDS = 10.0
 
 
 class ClusterError(RuntimeError):
@@ -144,7 +147,7 @@ class Process:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(timeout=10)
 
-    def stop(self, timeout: float = 10.0) -> None:
+    def stop(self, timeout: float = STOP_GRACE_SECONDS) -> None:
         self.terminate()
         self.wait_stopped(timeout)
 
@@ -367,7 +370,7 @@ class Cluster:
             revived.append(process)
         return revived
 
-    def stop(self, timeout: float = 10.0) -> None:
+    def stop(self, timeout: float = STOP_GRACE_SECONDS) -> None:
         """Stop every process, all at once: each stops within a second or two, and
         stopping them one after another would add their times up."""
         for process in self.processes:

@@ -1,7 +1,10 @@
 """SIGTERM to the launcher of `make run` and `make run-cluster` stops every process it
-started within 2 s, even with a bot's turn in the middle of its search, an analysis
-running and a table's socket open, and loses nothing: the bot worker gives the turn
-back and the task worker the analysis, and the next start plays and runs them."""
+started, each by itself (none is killed), even with a bot's turn in the middle of its
+search, an analysis running and a table's socket open, and loses nothing: the bot
+worker gives the turn back and the task worker the analysis, and the next start plays
+and runs them.  How long the stop takes (2 s, docs/deploy.md) is measured by
+benchmarks/stop_time.py on a quiet machine: here, beside other tests, it measures the
+load."""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from django_tasks_db.models import DBTaskResult
 from analysis import services as analysis_services
 from analysis.models import DealAnalysis
 from durak.engine import Game
-from durak_site.cluster import free_port
+from durak_site.cluster import STOP_GRACE_SECONDS, free_port
 from games import services
 from games.models import Match, Move, RuleVariant
 from history.seeding import get_user, play_match
@@ -30,7 +33,8 @@ from .wsclient import TableClient
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-STOP_WITHIN = 2.0
+# Past this the launcher kills what has not stopped: a stop within it took no kill.
+STOP_WITHIN = STOP_GRACE_SECONDS
 # Work that cannot end by itself during the test: whatever stops it is the stop.
 ENDLESS = {
     "GAMES_BOT_PLAYOUTS": "100000000",
@@ -88,13 +92,28 @@ def bot_moves(match_id: int) -> int:
     return Move.objects.filter(match_id=match_id, source=Move.Source.BOT).count()
 
 
+def table_story(match_id: int) -> str:
+    """The table as the database holds it, for a failing test's message."""
+    match = Match.objects.get(pk=match_id)
+    moves = list(
+        Move.objects.filter(match_id=match_id)
+        .order_by("seq")
+        .values_list("seq", "seat", "source", "action", "created_at")
+    )
+    return (
+        f"table {match_id}: {match.status}, version {match.version}, turn started "
+        f"{match.turn_started_at}, deadline {match.turn_deadline}, bot due {match.bot_due_at}, "
+        f"bot claimed {match.bot_claimed_at}; moves {moves}"
+    )
+
+
 def analysis_task_status() -> str:
     (task,) = DBTaskResult.objects.filter(task_path="analysis.tasks.analyse_deal")
     return task.status
 
 
 @in_own_loop
-async def test_sigterm_stops_every_process_within_two_seconds_and_loses_no_move_or_task():
+async def test_sigterm_stops_every_process_by_itself_and_loses_no_move_or_task():
     analysis = await db(queued_analysis)
     launcher, port = await asyncio.to_thread(launch, ENDLESS)
     try:
@@ -114,7 +133,7 @@ async def test_sigterm_stops_every_process_within_two_seconds_and_loses_no_move_
         took = time.monotonic() - started
     finally:
         await asyncio.to_thread(launcher.stop)
-    assert took <= STOP_WITHIN, f"the launcher took {took:.1f} s to stop"
+    assert took < STOP_WITHIN, f"the launcher took {took:.1f} s to stop: a process was killed"
     assert launcher.process.returncode == 0
     assert all(gone(pid) for pid in children)
 
@@ -131,8 +150,9 @@ async def test_sigterm_stops_every_process_within_two_seconds_and_loses_no_move_
     except AssertionError as failed:
         # Which process did what is in their log lines: a move played at the stop, a bot
         # that failed and fell back to a random move, a task given back.
+        table = await db(table_story, match.pk)
         raise AssertionError(
-            f"{failed}\nwhat the processes printed:\n{launcher.printed()}"
+            f"{failed}\n{table}\nwhat the processes printed:\n{launcher.printed()}"
         ) from failed
 
     again, _port = await asyncio.to_thread(launch, QUICK)
