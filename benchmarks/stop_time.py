@@ -90,8 +90,9 @@ def work_in_hand(round_number: int):
     assert started
     for attempt in range(40):
         user = get_user_model().objects.create_user(f"stop{round_number}-{attempt}")
+        # A long turn: only the stop, never the turn timer, may end the bot's turn.
         match = services.create_match(
-            user, RuleVariant.objects.get(slug="classic"), 2, bots=("hard",)
+            user, RuleVariant.objects.get(slug="classic"), 2, bots=("hard",), turn_seconds=600
         )
         match.refresh_from_db()
         if Game.from_snapshot(match.state).to_act() == [1]:

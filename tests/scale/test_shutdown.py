@@ -42,6 +42,10 @@ ENDLESS = {
     "ANALYSIS_SECONDS": "60",
     "GAMES_BOT_DELAY": "0,0",
 }
+# The bot's turn must still be its own at the stop: on a loaded machine the run from
+# the table's start to the stop has taken over 30 s, and the turn timer then played the
+# bot's move (as it should: a bot that does not answer loses its turn, not the table).
+TURN_SECONDS = 600
 QUICK = {"GAMES_BOT_PLAYOUTS": "20", "ANALYSIS_SECONDS": "0.002", "ANALYSIS_SAMPLES": "2"}
 
 
@@ -59,7 +63,11 @@ def bot_leads_table() -> tuple[Match, object]:
     for attempt in range(40):
         user = make_user(f"stop{attempt}-")
         match = services.create_match(
-            user, RuleVariant.objects.get(slug="classic"), 2, bots=("hard",)
+            user,
+            RuleVariant.objects.get(slug="classic"),
+            2,
+            bots=("hard",),
+            turn_seconds=TURN_SECONDS,
         )
         match.refresh_from_db()
         if Game.from_snapshot(match.state).to_act() == [1]:
