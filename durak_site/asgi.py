@@ -5,8 +5,10 @@ and channels' AuthMiddlewareStack (the user comes from the session cookie), whic
 ``socket_auth_stack`` teaches the keys of SECRET_KEY_FALLBACKS.
 """
 
+import faulthandler
 import gc
 import os
+import signal
 
 from django.core.asgi import get_asgi_application
 
@@ -21,6 +23,10 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from durak_site.routing import websocket_urlpatterns  # noqa: E402
 from games.socket_guard import socket_auth_stack  # noqa: E402
 from games.ticker import TickerMiddleware, start_with_server  # noqa: E402
+
+# A process that does not stop can be asked where it is: ``kill -USR1 <pid>`` prints
+# every thread's stack to its stderr (the launcher does so before it kills one).
+faulthandler.register(signal.SIGUSR1, all_threads=True)
 
 # The ticker (turn timers, bot moves, heartbeat) starts with the server, or failing
 # that with the first request this process serves.

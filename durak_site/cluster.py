@@ -162,6 +162,15 @@ class Process:
             try:
                 self.process.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
+                # Say whom, and where it hung: every process of the site prints its
+                # threads' stacks on SIGUSR1 (to its log, or the launcher's output).
+                say(
+                    f"  {self.name} (pid {self.process.pid}) did not stop in time: "
+                    "its stacks, then a kill",
+                    file=sys.stderr,
+                )
+                self.process.send_signal(signal.SIGUSR1)
+                time.sleep(0.5)
                 self.process.kill()
                 self.process.wait(timeout=10)
         if self._log_file is not None:

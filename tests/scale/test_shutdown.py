@@ -141,7 +141,10 @@ async def test_sigterm_stops_every_process_by_itself_and_loses_no_move_or_task()
         took = time.monotonic() - started
     finally:
         await asyncio.to_thread(launcher.stop)
-    assert took < STOP_WITHIN, f"the launcher took {took:.1f} s to stop: a process was killed"
+    assert took < STOP_WITHIN, (
+        f"the launcher took {took:.1f} s to stop: a process was killed\n"
+        f"what the processes printed:\n{launcher.printed()}"
+    )
     assert launcher.process.returncode == 0
     assert all(gone(pid) for pid in children)
 

@@ -11,6 +11,7 @@ the queue, for another worker or the next start to run from the beginning.
 
 from __future__ import annotations
 
+import faulthandler
 import gc
 import logging
 import signal
@@ -115,6 +116,9 @@ class Command(db_worker.Command):
     def handle(self, *args: Any, nice: int, finish_within: float, **options: Any) -> None:
         if nice:
             lower_priority(nice)
+        # A worker that does not stop can be asked where it is: ``kill -USR1 <pid>``
+        # prints every thread's stack to its stderr.
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
         in_hand = TaskInHand(finish_within)
         task_started.connect(in_hand.started)
         task_finished.connect(in_hand.finished)
