@@ -26,7 +26,6 @@ gives the restart and the terminal's close this launcher gives.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import random
@@ -42,6 +41,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
+
+from durak_site.terminal import SafeStream, say
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PORTS = (8001, 8002)
@@ -437,28 +438,6 @@ def serve(cluster: Cluster, title: str) -> int:
         cluster.stop()
         say("  Stopped.")
     return 0
-
-
-class SafeStream:
-    """A text stream that drops what it cannot write: after SIGHUP the terminal is
-    gone and every write fails, and the launcher must still stop its children."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-
-    def write(self, text: str) -> int:
-        try:
-            return self.stream.write(text)
-        except (OSError, ValueError):
-            return len(text)
-
-    def flush(self) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            self.stream.flush()
-
-
-def say(*args: object, file: TextIO | None = None) -> None:
-    print(*args, file=SafeStream(file or sys.stdout), flush=True)
 
 
 def main(argv: Iterable[str] | None = None) -> int:
