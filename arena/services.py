@@ -12,12 +12,14 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.ratelimit import count_one
 from friends.blocks import blocks_among
 from games.models import Deal, Match, Seat
 from games.services import Refused, create_match, join_match, refuse_bot_account, send_push
@@ -87,6 +89,20 @@ def entry_of(arena: Arena, user: Any) -> ArenaPlayer | None:
 
 # ------------------------------------------------------------------ the player's own
 
+# Each of a player's own changes (join, pause, come back, withdraw) tells every page of
+# the arena; past this many in a minute they are refused, and a flood changes nothing.
+OWN_CHANGES_PER_MINUTE = getattr(settings, "ARENA_OWN_CHANGES_PER_MINUTE", 12)
+
+
+def refuse_flood(user: Any) -> None:
+    """Count one of ``user``'s own changes; refuse it past the minute's limit."""
+    if count_one(f"arena-own-changes:{user.pk}", 60) > OWN_CHANGES_PER_MINUTE:
+        raise Refused(
+            _("You are joining, pausing or withdrawing too often; wait a minute."),
+            status=429,
+            code="too_often",
+        )
+
 
 def join(user: Any, arena: Arena, password: str = "", invite_token: str = "") -> ArenaPlayer:
     """Enter ``user`` in ``arena`` before or during it; a withdrawn player may come back.
@@ -98,6 +114,7 @@ def join(user: Any, arena: Arena, password: str = "", invite_token: str = "") ->
     """
     user = refuse_suspended(user)
     refuse_bot_account(user)  # an arena pairs people
+    refuse_flood(user)
     already = Refused(_("You have already joined this arena."), code="joined")
     with transaction.atomic():
         locked = Arena.objects.select_related("variant").get(pk=arena.pk)
@@ -145,6 +162,7 @@ def _own_entry(user: Any, arena: Arena) -> ArenaPlayer:
 
 def set_paused(user: Any, arena: Arena, paused: bool) -> ArenaPlayer:
     """Pause ``user``'s own entry (no new game until they come back) or resume it."""
+    refuse_flood(user)
     entry = _own_entry(user, arena)
     if arena.status == Arena.Status.FINISHED:
         raise Refused(_("This arena is over."), code="finished")
@@ -164,6 +182,7 @@ def set_paused(user: Any, arena: Arena, paused: bool) -> ArenaPlayer:
 
 def withdraw(user: Any, arena: Arena) -> ArenaPlayer:
     """Take ``user``'s own entry out of the pairing; their points and games stay."""
+    refuse_flood(user)
     entry = _own_entry(user, arena)
     ArenaPlayer.objects.filter(pk=entry.pk).update(withdrawn=True, waiting_since=None)
     entry.withdrawn = True

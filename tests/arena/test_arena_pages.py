@@ -139,3 +139,33 @@ def test_an_admin_schedules_an_arena_and_is_its_creator():
     too_many = {**form, "players_per_table": 9}
     assert client.post(reverse("admin:arena_arena_add"), too_many).status_code == 200
     assert Arena.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "You are joining, pausing or withdrawing too often; wait a minute."),
+        ("ru", "Вы слишком часто вступаете, встаёте на паузу или выходите; подождите минуту."),
+    ],
+)
+def test_a_flood_of_pauses_and_comebacks_is_refused_and_changes_nothing(language, words):
+    arena = running_arena()
+    player = person()
+    client = client_of(player, language)
+    assert client.post(reverse("arena:join", args=[arena.pk])).status_code == 302
+    # The join and a pause or a comeback each, up to the minute's limit, are let through.
+    for number in range(services.OWN_CHANGES_PER_MINUTE - 1):
+        name = "resume" if number % 2 else "pause"
+        assert client.post(reverse(f"arena:{name}", args=[arena.pk])).status_code == 302
+    paused = entry(arena, player).paused
+    for name in ("pause", "resume", "withdraw"):
+        refused = client.post(reverse(f"arena:{name}", args=[arena.pk]))
+        assert refused.status_code == 429
+        assert words in refused.content.decode()
+    mine = entry(arena, player)
+    assert (mine.paused, mine.withdrawn) == (paused, False)
+    # Another player is not held back by this one's flood.
+    assert (
+        client_of(person(), language).post(reverse("arena:join", args=[arena.pk])).status_code
+        == 302
+    )
