@@ -25,9 +25,8 @@ def board_context(shared: dict[str, Any], mine: ArenaPlayer | None) -> dict[str,
     """The board's context: the shared part with the viewer's own entry and place."""
     apart = False
     if mine is not None:
-        order = shared["order"]
-        # An entry newer than the kept order has no place until the next version.
-        mine.rank = order.index(mine.pk) + 1 if mine.pk in order else None
+        # An entry newer than the kept standings has no place until the next version.
+        mine.rank = shared["places"].get(mine.pk)
         apart = all(entry_id != mine.pk for entry_id, _html in shared["top"])
     return {"shared": shared, "mine": mine, "show_mine_apart": apart}
 

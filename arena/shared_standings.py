@@ -31,8 +31,8 @@ KEPT_SECONDS = 300
 
 def shared_standings(arena_id: int, version: int | None = None) -> dict[str, Any]:
     """The shared part of the arena's standings in the active language: ``top`` (each
-    top row's entry id with its row's HTML, best first), ``order`` (every entry's id,
-    best first, for the place of a viewer below the top), ``podium`` and ``games``
+    top row's entry id with its row's HTML, best first), ``places`` (every entry's place
+    by its id, for a viewer below the top), ``podium`` and ``games``
     (HTML).  Kept in the cache, it costs no query once a page has rendered it.
 
     ``version`` is the standings' version a push named (the current one if None)."""
@@ -41,7 +41,7 @@ def shared_standings(arena_id: int, version: int | None = None) -> dict[str, Any
     shared = _kept(arena_id, version, get_language())
     return {
         "top": [(entry_id, mark_safe(html)) for entry_id, html in shared["top"]],
-        "order": shared["order"],
+        "places": shared["places"],
         "podium": mark_safe(shared["podium"]),
         "games": mark_safe(shared["games"]),
     }
@@ -75,7 +75,12 @@ def _render_shared(arena: Arena) -> dict[str, Any]:
         match.with_bot = any(seat.bot_level for seat in match.seats.all())
     return {
         "top": top,
-        "order": list(services.standings(arena).values_list("pk", flat=True)),
+        "places": {
+            entry_id: place
+            for place, entry_id in enumerate(
+                services.standings(arena).values_list("pk", flat=True), start=1
+            )
+        },
         "podium": str(render_to_string("arena/_arena_podium.html", {"podium": podium})),
         "games": str(render_to_string("arena/_arena_games.html", {"playing": playing})),
     }
