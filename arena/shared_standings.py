@@ -11,6 +11,7 @@ so a render of older standings is never served.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -47,10 +48,19 @@ def shared_standings(arena_id: int, version: int | None = None) -> dict[str, Any
     }
 
 
-# The pages of one process are told of each version together: the first reads (or
-# renders) it from the site's cache, the others reuse it from this process's memory.
-@lru_cache(maxsize=64)
+# The pages of one process are told of each version together, their renders on the
+# database threads at once: the first reads (or renders) it from the site's cache while
+# the others wait, then reuse it from this process's memory.
+_reading = threading.Lock()
+
+
 def _kept(arena_id: int, version: int, language: str) -> dict[str, Any]:
+    with _reading:
+        return _kept_here(arena_id, version, language)
+
+
+@lru_cache(maxsize=64)
+def _kept_here(arena_id: int, version: int, language: str) -> dict[str, Any]:
     key = f"arena:{arena_id}:standings:{version}:{language}"
     shared = cache.get(key)
     if shared is None:
