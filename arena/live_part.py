@@ -43,11 +43,6 @@ def live_context(arena: Arena, user: Any) -> dict[str, Any]:
     }
 
 
-def own_entry(arena_id: int, user: Any) -> ArenaPlayer | None:
-    """``user``'s entry as their own row shows it, or None (not joined)."""
-    return ArenaPlayer.objects.filter(arena_id=arena_id, user=user).select_related("user").first()
-
-
 def board_push(arena_id: int, version: int | None, user: Any, mine: ArenaPlayer | None) -> str:
     """The board for a page whose own part is unchanged, to swap in by its id: the
     shared standings of ``version`` (a query only when no page rendered it yet) and

@@ -75,7 +75,8 @@ def standings(arena: Arena) -> QuerySet[ArenaPlayer]:
     return ArenaPlayer.objects.filter(arena=arena).select_related("user").order_by(*STANDING_ORDER)
 
 
-def entry_of(arena: Arena, user: Any) -> ArenaPlayer | None:
+def entry_of(arena: Arena | int, user: Any) -> ArenaPlayer | None:
+    """``user``'s entry in ``arena`` (the arena or its id), or None (not joined)."""
     if not getattr(user, "is_authenticated", False):
         return None
     # One entry a player (unique): no need to sort the arena by the standings to find it.

@@ -31,10 +31,10 @@ from games.socket_guard import FrameRefused, parse_frame
 from games.throttle import TokenBucket
 
 from .chat import post_arena_chat
-from .live_part import board_push, own_entry
+from .live_part import board_push
 from .models import Arena, ArenaPlayer
 from .presence import page_closed, page_opened
-from .services import arena_group
+from .services import arena_group, entry_of
 
 # The close code of a socket to no arena, as the site's router gives an unknown path.
 CLOSE_NOT_FOUND = 4404
@@ -177,7 +177,7 @@ class ArenaSocket(NoticeConsumer):
         self.refreshed_at = time.monotonic()
         if self.own_part_changed:
             self.own_part_changed = False
-            self.entry = await db_call(own_entry)(self.arena_id, self.user)
+            self.entry = await db_call(entry_of)(self.arena_id, self.user)
             await self.send(text_data=refresh_html(self.arena_id))
         else:
             board = await db_call(board_push)(self.arena_id, self.version, self.user, self.entry)
