@@ -20,6 +20,8 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -28,6 +30,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from api.talk_lines import TableTalk
+from durak.engine import Game
 from games import presence, services, ticker
 from games.models import Match, Seat
 from games.socket_guard import SocketQuota
@@ -67,31 +70,64 @@ def seat_number(match_id: int, user_id: int) -> int | None:
     )
 
 
+@dataclass(frozen=True)
+class SeatAtTable:
+    """One read of a seat and its table: what a stream line is made of."""
+
+    seat: int
+    match_id: int
+    version: int
+    status: str
+    players: int
+    deadline: datetime | None
+    snapshot: dict[str, Any] | None
+
+    @property
+    def at(self) -> tuple[int, str]:
+        """Where the table stands: a line is due when this changed."""
+        return self.version, self.status
+
+    def state_line(self) -> dict[str, Any]:
+        """What the seat may see of the table.
+
+        Only the engine's seat view is sent, which holds no other seat's cards and not
+        the talon's order; the snapshot itself never leaves the server.
+        """
+        game = Game.from_snapshot(self.snapshot) if self.snapshot else None
+        return {
+            "type": "state",
+            "match_id": self.match_id,
+            "status": self.status,
+            "version": self.version,
+            "seat": self.seat,
+            "players": self.players,
+            "deadline": self.deadline.isoformat() if self.deadline else None,
+            "view": game.view(self.seat) if game is not None else None,
+        }
+
+
+def seat_at_table(match_id: int, user_id: int) -> SeatAtTable | None:
+    """The user's seat at ``match_id`` and the table as it stands, in one query (None:
+    no seat there)."""
+    row = (
+        Seat.objects.filter(match_id=match_id, user_id=user_id)
+        .values_list(
+            "number",
+            "match__version",
+            "match__status",
+            "match__players",
+            "match__turn_deadline",
+            "match__state",
+        )
+        .first()
+    )
+    return None if row is None else SeatAtTable(row[0], match_id, *row[1:])
+
+
 def seat_state(match_id: int, user_id: int) -> dict[str, Any] | None:
-    """What the user's seat may see of the table now (None: no seat there).
-
-    Only the engine's seat view is sent, which holds no other seat's cards and not the
-    talon's order; the snapshot itself never leaves the server.
-    """
-    match = Match.objects.filter(pk=match_id).first()
-    seat = seat_number(match_id, user_id)
-    if match is None or seat is None:
-        return None
-    game = services.load_game(match)
-    return {
-        "type": "state",
-        "match_id": match.pk,
-        "status": match.status,
-        "version": match.version,
-        "seat": seat,
-        "players": match.players,
-        "deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
-        "view": game.view(seat) if game is not None else None,
-    }
-
-
-def version_of(match_id: int) -> tuple[int, str] | None:
-    return Match.objects.filter(pk=match_id).values_list("version", "status").first()
+    """What the user's seat may see of the table now (None: no seat there)."""
+    found = seat_at_table(match_id, user_id)
+    return None if found is None else found.state_line()
 
 
 def ndjson_line(data: dict[str, Any]) -> bytes:
@@ -163,28 +199,30 @@ class SeatStream:
             return
         loop = asyncio.get_running_loop()
         sent: tuple[int, str] | None = None
-        quiet_since = talked_at = loop.time()
+        quiet_since = talked_at = chat_read_at = loop.time()
         talk = TableTalk(self.match_id)
         chat_news = True
         try:
             while True:
-                now_at = await database_sync_to_async(version_of)(self.match_id)
-                if now_at is None:
+                table = await database_sync_to_async(seat_at_table)(self.match_id, self.user.pk)
+                if table is None:  # the seat was left, or the table is gone
                     return
                 lines: list[dict[str, Any]] = []
-                if now_at != sent:
-                    state = await database_sync_to_async(seat_state)(self.match_id, self.user.pk)
-                    if state is None:  # the seat was left
-                        return
-                    sent = (state["version"], state["status"])
+                status_changed = sent is None or sent[1] != table.status
+                if table.at != sent:
+                    sent = table.at
                     # Another process's move (a bot worker's) is announced by this
                     # process's ticker, as to the table sockets here.
-                    ticker.watch_table(self.match_id, self.channel, state["version"])
-                    lines = [state]
-                    if self.wait_for_rematch and state["status"] != Match.Status.ABORTED:
-                        lines += await database_sync_to_async(talk.rematch)(state["status"])
-                if chat_news or lines:
-                    lines += await database_sync_to_async(talk.chat)(sent[1])
+                    ticker.watch_table(self.match_id, self.channel, table.version)
+                    lines = [table.state_line()]
+                    if self.wait_for_rematch and table.status != Match.Status.ABORTED:
+                        lines += await database_sync_to_async(talk.rematch)(table.status)
+                # The chat is read on its own push, when the status changes (a game's
+                # end widens what a seat may read), and at least every poll in case a
+                # push was lost; not on every move.
+                if chat_news or status_changed or loop.time() - chat_read_at >= POLL_SECONDS:
+                    lines += await database_sync_to_async(talk.chat)(table.status)
+                    chat_read_at = loop.time()
                 for line in lines:
                     yield ndjson_line(line)
                 if lines:

@@ -341,3 +341,51 @@ def test_the_stream_tells_each_readable_line_once_and_the_spectators_after_the_g
     # The game over, the players read the spectators' lines, the older ones too.
     assert [line["text"] for line in talk.chat("finished")] == ["from the rail"]
     assert talk.chat("finished") == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_chat_line_whose_push_was_lost_reaches_the_stream_while_moves_keep_coming(
+    monkeypatch,
+):
+    """The stream reads the chat on a chat push, not on every move: a line whose push
+    never came is still told within the poll's time although the table never goes
+    quiet long enough for the poll itself."""
+    from api import stream as seat_streams
+    from api.stream import SeatStream
+
+    monkeypatch.setattr(seat_streams, "POLL_SECONDS", 0.5)
+    match, users = playing()
+
+    @in_own_loop
+    async def run():
+        stream = SeatStream(match.pk, users[0])
+        assert await db(stream.open)
+        told: list[dict] = []
+
+        async def read() -> None:
+            async for raw in stream.lines():
+                if raw.strip():
+                    told.append(json.loads(raw))
+
+        reader = asyncio.ensure_future(read())
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        while loop.time() < deadline and not told:
+            await asyncio.sleep(0.05)
+        assert told and told[0]["type"] == "state"
+        # Written as the model, with no push: as if the push were lost on the way.
+        await db(ChatMessage.objects.create, match=match, user=users[1], text="lost push")
+        while loop.time() < deadline and not any(t["type"] == "chat" for t in told):
+            # A push every 0.2 s: the stream never waits out its poll.
+            await asyncio.sleep(0.2)
+            await get_channel_layer().send(
+                stream.channel, services.match_changed_message(match.pk, None)
+            )
+        while_playing = list(told)
+        # The game's end ends the stream.
+        await db(services.resign, match.pk, users[1])
+        await asyncio.wait_for(reader, 10)
+        return while_playing
+
+    told = run()
+    assert [t["text"] for t in told if t["type"] == "chat"] == ["lost push"]
