@@ -2,10 +2,9 @@
 time; not the fool, they score a point more (``arena.scoring``).
 
 ``go_berserk`` is the one place that applies it: under the table's row lock, as every
-change to a table, it records the seat, moves the table's deadline to the halved
-clock and bumps the table's version so every page of the table shows it.  The
-table's clock learns a berserker's time through ``games.turn_time``
-(``berserk_turn_seconds``, registered by ``arena.receivers``).
+change to a table, it records the seat, gives the seat its own halved turn time
+(``Seat.turn_seconds``, which the table's clock reads), moves the table's deadline
+and bumps the table's version so every page of the table shows it.
 """
 
 from __future__ import annotations
@@ -22,22 +21,6 @@ from games.services.common import lock_match, seat_of
 from .models import ArenaGame
 from .scoring import berserk_seconds
 from .services import notify_arena_changed
-
-
-def berserk_seats_of(match: Match) -> list[int]:
-    """The seats of ``match`` that went berserk (none at a table outside an arena).
-
-    One read by the match's key, made as a turn starts (the clock's deadline), not
-    as a table renders: a page's clock shows the deadline this sets."""
-    stored = (
-        ArenaGame.objects.filter(match_id=match.pk).values_list("berserk_seats", flat=True).first()
-    )
-    return list(stored or ())
-
-
-def berserk_turn_seconds(match: Match) -> dict[int, int]:
-    """The ``games.turn_time`` rule: a berserker's turn time is half the table's."""
-    return {number: berserk_seconds(match.turn_seconds) for number in berserk_seats_of(match)}
 
 
 def berserk_offered(match: Match, seat: int | None) -> bool:
@@ -80,6 +63,8 @@ def go_berserk(user: Any, match_id: int) -> ArenaGame:
             raise Refused(_("Berserk is only possible before the first move."), code="too_late")
         game.berserk_seats = sorted([*game.berserk_seats, seat.number])
         game.save(update_fields=["berserk_seats"])
+        seat.turn_seconds = berserk_seconds(match.turn_seconds)
+        seat.save(update_fields=["turn_seconds"])
         match.version += 1
         match.turn_deadline = clock.deadline(match, seats, load_game(match))
         match.save(update_fields=["version", "turn_deadline"])

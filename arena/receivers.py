@@ -10,13 +10,9 @@ from django.utils.translation import gettext as _
 
 from games import signals
 from games.hint_rules import hint_rule
-from games.turn_time import turn_time_rule
 
-from . import berserk, presence, schedules, services
+from . import presence, schedules, services
 from .models import ArenaGame
-
-# A berserker's own turn time, for the table's clock.
-turn_time_rule(berserk.berserk_turn_seconds)
 
 
 @hint_rule

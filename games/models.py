@@ -351,6 +351,9 @@ class Seat(models.Model):
     wants_rematch = models.BooleanField(_("asked for a rematch"), default=False)
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
     reconnect_budget_ms = models.PositiveIntegerField(_("reconnect time left (ms)"), default=45_000)
+    # A turn time of the seat's own, shorter than the table's (an arena's berserk halves
+    # the berserker's); empty: the table's ``turn_seconds``.
+    turn_seconds = models.PositiveSmallIntegerField(_("own seconds a turn"), null=True, blank=True)
     # Away since (no SocketPresence row: no open socket); the reconnect budget runs from here.
     disconnected_since = models.DateTimeField(_("disconnected since"), null=True, blank=True)
     joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)

@@ -17,7 +17,6 @@ from games.hint_rules import rules_refusal
 from games.lru import LruCache
 from games.models import Deal, Match, Seat
 from games.table_sql import table_rows
-from games.turn_time import seat_turn_seconds
 
 Table = tuple[Match, list[Seat], Game | None]
 
@@ -26,7 +25,6 @@ Table = tuple[Match, list[Seat], Game | None]
 KEPT = 512
 
 _kept: LruCache[tuple[int, int], Table] = LruCache(KEPT)
-_own_seconds: LruCache[tuple[int, int], dict[int, int]] = LruCache(KEPT)
 _rules_allow_hints: LruCache[int, bool] = LruCache(KEPT)
 
 
@@ -47,25 +45,11 @@ def remember(table: Table) -> None:
     _kept.put((match.pk, match.version), table)
     # Read here, so that a push's render (in the socket's event loop) reads nothing.
     rules_allow_hints(match)
-    if game is not None and not game.is_over and len(game.to_act()) > 1:
-        own_turn_seconds(match)  # several seats on the clock: each shows its own time
 
 
 def recall(match_id: int, version: int) -> Table | None:
     """The table at exactly ``version``, if this process read or committed it."""
     return _kept.get((match_id, version))
-
-
-def own_turn_seconds(match: Match) -> dict[int, int]:
-    """The seats of ``match`` with a turn time of their own (``games.turn_time``): it
-    changes only with the table's version (an arena's berserk bumps it), so it too is
-    read once per process and version, when the table is kept (``remember``)."""
-    key = (match.pk, match.version)
-    seconds = _own_seconds.get(key)
-    if seconds is None:
-        seconds = seat_turn_seconds(match)
-        _own_seconds.put(key, seconds)
-    return seconds
 
 
 def rules_allow_hints(match: Match) -> bool:
@@ -83,5 +67,4 @@ def forget_all() -> None:
     """Drop every kept table: after the database is replaced (a test's flush, a restore),
     a kept (match, version) may name another table than the database's."""
     _kept.clear()
-    _own_seconds.clear()
     _rules_allow_hints.clear()

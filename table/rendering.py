@@ -27,7 +27,7 @@ from games.hint_rules import table_refusal
 from games.lru import LruCache
 from games.models import ChatMessage, Match, Seat
 from games.services import clock
-from games.table_reads import Table, load, own_turn_seconds, rules_allow_hints
+from games.table_reads import Table, load, rules_allow_hints
 from games.variant_words import variant_name
 from table.hand_order import by_rank, by_suit
 from table.result_panel import result_panel
@@ -110,7 +110,7 @@ def _seat_deadlines(
     as the timer ends them (a berserker's sooner than the others')."""
     if len(on_clock) < 2:
         return {number: deadline for number in on_clock}
-    ends = clock.seat_deadlines(match, seats, game, own_turn_seconds(match))
+    ends = clock.seat_deadlines(match, seats, game)
     return {number: _epoch_ms(ends.get(number)) or deadline for number in on_clock}
 
 

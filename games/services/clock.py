@@ -16,7 +16,6 @@ from durak.engine import Game
 from games.bot_speed import bots_between_turns, scaled_delay
 from games.conf import setting
 from games.models import Match, Seat
-from games.turn_time import seat_turn_seconds
 
 
 def ms(delta: timedelta) -> int:
@@ -45,18 +44,18 @@ def budget_runs_out_at(seat: Seat, since: datetime) -> datetime:
     return since + timedelta(milliseconds=seat.reconnect_budget_ms)
 
 
-def seat_deadlines(
-    match: Match, seats: list[Seat], game: Game, own_seconds: dict[int, int] | None = None
-) -> dict[int, datetime]:
-    """When each required seat's turn ends: the turn timer (the seat's own, where an
-    app above gave it one: ``games.turn_time``, or ``own_seconds`` if the caller read
-    them already), shortened if its reconnect budget runs out first."""
+def seat_turn_seconds(seats: list[Seat]) -> dict[int, int]:
+    """The seats with a turn time of their own (``Seat.turn_seconds``), and theirs."""
+    return {seat.number: seat.turn_seconds for seat in seats if seat.turn_seconds}
+
+
+def seat_deadlines(match: Match, seats: list[Seat], game: Game) -> dict[int, datetime]:
+    """When each required seat's turn ends: the turn timer (the seat's own, where it has
+    one), shortened if its reconnect budget runs out first."""
     if game.is_over or match.turn_started_at is None:
         return {}
     required = required_seats(game)
-    own = own_seconds
-    if own is None:
-        own = seat_turn_seconds(match) if required else {}
+    own = seat_turn_seconds(seats)
     ends = {
         number: match.turn_started_at + timedelta(seconds=own.get(number, match.turn_seconds))
         for number in required

@@ -82,7 +82,7 @@ def test_the_other_players_clock_stays_whole():
     go_berserk(other, match_id)
     match = Match.objects.get(pk=match_id)
     assert match.turn_deadline == match.turn_started_at + timedelta(seconds=20)
-    assert clock.seat_turn_seconds(match) == {
+    assert clock.seat_turn_seconds(games.load_seats(match_id)) == {
         next(s.number for s in games.load_seats(match_id) if s.user_id == other.pk): 10
     }
 
