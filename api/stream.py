@@ -124,6 +124,17 @@ def seat_at_table(match_id: int, user_id: int) -> SeatAtTable | None:
     return None if row is None else SeatAtTable(row[0], match_id, *row[1:])
 
 
+def changed_since(
+    match_id: int, user_id: int, sent: tuple[int, str] | None
+) -> tuple[SeatAtTable | None, dict[str, Any] | None]:
+    """The seat and table now, and their state line if the table moved past ``sent``:
+    made on the caller's database thread, so the event loop only writes it out."""
+    table = seat_at_table(match_id, user_id)
+    if table is None or table.at == sent:
+        return table, None
+    return table, table.state_line()
+
+
 def seat_state(match_id: int, user_id: int) -> dict[str, Any] | None:
     """What the user's seat may see of the table now (None: no seat there)."""
     found = seat_at_table(match_id, user_id)
@@ -204,17 +215,19 @@ class SeatStream:
         chat_news = True
         try:
             while True:
-                table = await database_sync_to_async(seat_at_table)(self.match_id, self.user.pk)
+                table, state = await database_sync_to_async(changed_since)(
+                    self.match_id, self.user.pk, sent
+                )
                 if table is None:  # the seat was left, or the table is gone
                     return
                 lines: list[dict[str, Any]] = []
                 status_changed = sent is None or sent[1] != table.status
-                if table.at != sent:
+                if state is not None:
                     sent = table.at
                     # Another process's move (a bot worker's) is announced by this
                     # process's ticker, as to the table sockets here.
                     ticker.watch_table(self.match_id, self.channel, table.version)
-                    lines = [table.state_line()]
+                    lines = [state]
                     if self.wait_for_rematch and table.status != Match.Status.ABORTED:
                         lines += await database_sync_to_async(talk.rematch)(table.status)
                 # The chat is read on its own push, when the status changes (a game's
