@@ -8,7 +8,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -16,7 +15,7 @@ from django.utils.translation import gettext as _
 from accounts.notices import mute_notice
 from games.conf import setting
 from games.models import ChatMessage, Match, Seat
-from games.services.common import Refused, notify_match_changed, refuse_suspended
+from games.services.common import Refused, notify_match_changed, refuse_suspended, table_transaction
 
 # Control characters (NUL and the like) and lone surrogates: nothing a person types,
 # and PostgreSQL refuses to store some of them.
@@ -41,7 +40,7 @@ def post_chat(match_id: int, user: Any, text: Any, phrase: Any = None) -> ChatMe
     seated = Seat.objects.filter(match=match, user=user).exists()
     if not seated and match.is_private:
         raise Refused(_("You cannot chat at this table."), code="private")
-    with transaction.atomic():
+    with table_transaction():
         current = lock_chatter(
             user, lambda who, since: ChatMessage.objects.filter(user=who, created_at__gte=since)
         )
@@ -105,7 +104,7 @@ def visible_chat(match: Match, *, seated: bool, limit: int = 50) -> list[ChatMes
 def hide_chat_messages(message_ids: Sequence[int], by: Any) -> int:
     """Moderation: hide messages; open tables drop them at once."""
     now = timezone.now()
-    with transaction.atomic():
+    with table_transaction():
         qs = ChatMessage.objects.filter(pk__in=list(message_ids), is_hidden=False)
         match_ids = set(qs.values_list("match_id", flat=True))
         hidden = qs.update(is_hidden=True, hidden_by=by, hidden_at=now)

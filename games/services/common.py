@@ -109,6 +109,39 @@ class Push:
             logger.exception("could not push %s", self.message["type"])
 
 
+# SQLite has one writer at a time and makes the others sleep and retry (its busy
+# handler), so under load its lock sits idle while waiters sleep.  This process's
+# writers queue on a lock of their own instead, which hands over as soon as a commit
+# is done; other processes (the workers) still meet SQLite's own wait.
+_sqlite_writer = threading.Lock()
+
+
+@contextmanager
+def table_transaction() -> Iterator[None]:
+    """``transaction.atomic()`` for a change through the service layer; on SQLite the
+    outermost one first waits its turn among this process's writers, and gives it up
+    at the commit, before the commit's hooks (its pushes) run."""
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        with transaction.atomic():
+            yield
+        return
+    _sqlite_writer.acquire()
+    held = True
+
+    def release() -> None:
+        nonlocal held
+        if held:
+            held = False
+            _sqlite_writer.release()
+
+    try:
+        with transaction.atomic():
+            transaction.on_commit(release)  # the first hook: the pushes run unlocked
+            yield
+    finally:
+        release()
+
+
 _collecting = threading.local()
 
 

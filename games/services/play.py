@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -25,6 +24,7 @@ from games.services.common import (
     notify_turn_started,
     refuse_if_suspended,
     seat_of,
+    table_transaction,
 )
 from games.signals import deal_finished
 from games.table_sql import table_rows
@@ -66,7 +66,7 @@ def apply_action(
             raise Refused(_("That is not a move."), code="malformed") from None
         expected = _version_number(version)
         now = now or timezone.now()
-        with transaction.atomic():
+        with table_transaction():
             match, seats = lock_with_seats(match_id)
             if match.status != Match.Status.PLAYING:
                 raise Refused(_("No game is in progress at this table."), code="not_playing")
@@ -132,7 +132,7 @@ def _reason(error: IllegalAction) -> str:
 
 def resign(match_id: int, user: object) -> ActionOutcome:
     """The user gives up the game in progress and becomes its fool."""
-    with transaction.atomic():
+    with table_transaction():
         match, seats = lock_with_seats(match_id)
         if match.status != Match.Status.PLAYING:
             raise Refused(_("No game is in progress at this table."), code="not_playing")

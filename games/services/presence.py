@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from games import presence
@@ -17,6 +16,7 @@ from games.services.common import (
     lock_match,
     notify_match_changed,
     seat_of,
+    table_transaction,
 )
 
 
@@ -29,7 +29,7 @@ def seat_connected(match_id: int, user: Any, channel_name: str) -> int | None:
     now = timezone.now()
     # Before the socket's row: a socket of an unregistered process looks orphaned.
     presence.register(now)
-    with transaction.atomic():
+    with table_transaction():
         match = lock_match(match_id)
         if match is None:
             return None
@@ -66,7 +66,7 @@ def seat_disconnected(match_id: int, channel_name: str) -> None:
     The row names the seat the socket was recorded for; if the user left that seat
     meanwhile, leaving already released it (``leave_match``), so nothing is found.
     """
-    with transaction.atomic():
+    with table_transaction():
         match = lock_match(match_id)
         if match is None:
             return
@@ -127,7 +127,7 @@ def release_dead_servers(now: datetime | None = None) -> int:
 
 
 def _release_socket(presence_id: int, match_id: int, *, since: datetime) -> int:
-    with transaction.atomic():
+    with table_transaction():
         match = lock_match(match_id)
         row = SocketPresence.objects.filter(pk=presence_id).first()
         if match is None or row is None:

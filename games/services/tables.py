@@ -7,7 +7,6 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -26,6 +25,7 @@ from games.services.common import (
     notify_seats_changed,
     refuse_suspended,
     seat_of,
+    table_transaction,
 )
 from games.services.limits import refuse_bot_table_over_cap
 from games.services.play import new_deal
@@ -81,7 +81,7 @@ def create_match(
     if bot_speed not in BotSpeed.values:
         raise Refused(_("Choose the bots' speed: normal or fast."), code="bot_speed")
     teams = rules.team_of
-    with transaction.atomic():
+    with table_transaction():
         match = Match.objects.create(
             variant=variant,
             players=players,
@@ -146,7 +146,7 @@ def create_match_from_position(
     if bot_level not in BotLevel.values:
         raise Refused(_("Unknown bot level."), code="bots")
     teams = game.rules.team_of
-    with transaction.atomic():
+    with table_transaction():
         match = Match.objects.create(
             variant=variant,
             players=game.players,
@@ -190,7 +190,7 @@ def create_match_from_position(
 def join_match(match: Match | int, user: Any, *, token: str | None = None) -> Seat:
     """Sit ``user`` at the first free seat (private tables need the invite token)."""
     refuse_suspended(user)
-    with transaction.atomic():
+    with table_transaction():
         locked = locked_or_refuse(match)
         seats = load_seats(locked.pk)
         mine = seat_of(seats, user)
@@ -221,7 +221,7 @@ def join_match(match: Match | int, user: Any, *, token: str | None = None) -> Se
 
 def leave_match(match: Match | int, user: Any) -> None:
     """Give up a seat before the start; the creator leaving closes the table."""
-    with transaction.atomic():
+    with table_transaction():
         locked = locked_or_refuse(match)
         mine = seat_of(load_seats(locked.pk), user)
         if mine is None:
@@ -255,7 +255,7 @@ def start_match(match: Match | int, by: Any | None = None, *, bots: str = "") ->
         refuse_suspended(by)
     if bots and bots not in BotLevel.values:
         raise Refused(_("Unknown bot level."), code="bots")
-    with transaction.atomic():
+    with table_transaction():
         locked = locked_or_refuse(match)
         if by is not None and locked.creator_id != by.pk:
             raise Refused(_("Only the creator can start the table."), code="not_creator")
@@ -291,7 +291,7 @@ def start_next_deal(match: Match | int, by: Any | None = None) -> Deal | None:
     """
     if by is not None:
         refuse_suspended(by)
-    with transaction.atomic():
+    with table_transaction():
         locked = locked_or_refuse(match)
         seats = load_seats(locked.pk)
         asking = seat_of(seats, by) if by is not None else None
@@ -339,7 +339,7 @@ def decline_rematch(match: Match | int, by: Any) -> Match:
     cleared, so no next game starts until someone asks again; the table shows the
     offer gone.  Under the match's lock, as the offer itself."""
     refuse_suspended(by)
-    with transaction.atomic():
+    with table_transaction():
         locked = locked_or_refuse(match)
         seats = load_seats(locked.pk)
         declining = seat_of(seats, by)
@@ -359,7 +359,7 @@ def decline_rematch(match: Match | int, by: Any) -> Match:
 
 def abort_match(match: Match | int, reason: str, by: Any | None = None) -> Match:
     """Stop a table for good: nothing in it is rated; seats see it live."""
-    with transaction.atomic():
+    with table_transaction():
         locked = locked_or_refuse(match)
         if locked.status != Match.Status.ABORTED:
             _abort_locked(locked, reason, by)

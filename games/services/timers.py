@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
@@ -17,7 +17,14 @@ from games import bot_runner
 from games.conf import setting
 from games.models import Deal, Match, Move
 from games.services import clock
-from games.services.common import ActionOutcome, Refused, load_game, load_seats, lock_match
+from games.services.common import (
+    ActionOutcome,
+    Refused,
+    load_game,
+    load_seats,
+    lock_match,
+    table_transaction,
+)
 from games.services.play import apply_action, apply_locked
 
 logger = logging.getLogger(__name__)
@@ -45,7 +52,7 @@ def expire_deadlines(now: datetime | None = None) -> int:
 
 
 def _expire_one(match_id: int, now: datetime) -> int:
-    with transaction.atomic():
+    with table_transaction():
         match = lock_match(match_id, skip_locked=True)
         if (
             match is None
@@ -130,7 +137,7 @@ def claim_due_bot_turn(
         .order_by("-bot_claimed_at")
         .values("bot_claimed_at")[:1]
     )
-    with transaction.atomic():
+    with table_transaction():
         first = (
             due.select_for_update(skip_locked=skip_locked)
             .annotate(creator_served_at=Subquery(creator_served_at))
