@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.models import Match
 from games.services import Refused, clock, load_game, load_seats, notify_match_changed
-from games.services.common import lock_match, seat_of
+from games.services.common import lock_match, seat_of, table_transaction
 
 from .models import ArenaGame
 from .scoring import berserk_seconds
@@ -42,7 +41,7 @@ def go_berserk(user: Any, match_id: int) -> ArenaGame:
     Refused, with nothing written, at a table that is not an arena game, for someone
     not seated there, in a game over, after the first move, and a second time.
     """
-    with transaction.atomic():
+    with table_transaction():
         match = lock_match(match_id)
         game = (
             ArenaGame.objects.select_for_update().filter(match_id=match_id).first()
