@@ -20,6 +20,12 @@ an older commit) at its own site budget, each analysis in a child process of its
 
     .venv/bin/python benchmarks/review_quality.py [--games 50] [--jobs 2] [--old PATH]
         [--old-budget 0.4,30] [--new-budget SECONDS,SAMPLES] [--first-seed 1000]
+        [--keep DIR]
+
+With ``--keep DIR`` every game played and every analysis made is written to DIR as it
+ends, and a run given the same DIR (and the same other options) reads them back instead
+of making them again: a long run may be stopped and taken up later.  Only with sample
+budgets whose time caps are never reached is the taken-up run the same as one whole.
 
 On a loaded machine give both trees a time cap they never reach (``--old-budget 10,30
 --new-budget 30,200``), so that each spends its samples, as on an idle one.
@@ -34,8 +40,10 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -70,6 +78,19 @@ cpu = time.process_time()
 result = analyse_record(record, None, budget, seed=seed)
 print(json.dumps({"cpu": time.process_time() - cpu, "result": result}))
 """
+
+
+def kept(keep: Path | None, name: str, make: Callable[[], Any]) -> Any:
+    """``make()``, or what an earlier run with the same ``keep`` folder wrote for
+    ``name``."""
+    if keep is None:
+        return make()
+    path = keep / f"{name}.json"
+    if path.exists():
+        return json.loads(path.read_text())
+    value = make()
+    path.write_text(json.dumps(value))
+    return value
 
 
 def run_in(tree: Path, script: str, payload: object) -> dict:
@@ -173,15 +194,18 @@ def main() -> None:
         help="this tree's budget, seconds,samples (default: its AnalysisBudget's defaults)",
     )
     parser.add_argument("--first-seed", type=int, default=1000)
+    parser.add_argument("--keep", type=Path, help="a folder to keep games and analyses in")
     args = parser.parse_args()
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
     budget = None
     if args.new_budget:
         seconds, samples = args.new_budget.split(",")
         budget = [float(seconds), int(samples)]
-    trees = {"this tree": (ROOT, budget)}
+    trees = {"this tree": ("new", ROOT, budget)}
     if args.old:
         seconds, samples = args.old_budget.split(",")
-        trees[f"old ({args.old})"] = (Path(args.old), [float(seconds), int(samples)])
+        trees[f"old ({args.old})"] = ("old", Path(args.old), [float(seconds), int(samples)])
     pairings = [["hard", "medium"], ["medium", "hard"]]
     wanted = []
     for i in range(args.games):
@@ -191,7 +215,11 @@ def main() -> None:
     with ThreadPoolExecutor(args.jobs) as pool:
         records = list(
             pool.map(
-                lambda item: run_in(ROOT, PLAY, [args.first_seed + item[0], item[1]]),
+                lambda item: kept(
+                    args.keep,
+                    f"game-{args.first_seed + item[0]}",
+                    lambda: run_in(ROOT, PLAY, [args.first_seed + item[0], item[1]]),
+                ),
                 enumerate(wanted),
             )
         )
@@ -201,13 +229,15 @@ def main() -> None:
     ]
     print(f"{len(games)} games played in {time.perf_counter() - started:.0f} s", flush=True)
     figures = {}
-    for name, (tree, budget) in trees.items():
+    for name, (short, tree, budget) in trees.items():
         started = time.perf_counter()
         jobs = [(g, seed) for g in range(len(games)) for seed in (1, 2)]
         with ThreadPoolExecutor(args.jobs) as pool:
             done = pool.map(
-                lambda job, tree=tree, budget=budget: run_in(
-                    tree, ANALYSE, [games[job[0]]["record"], job[1], budget]
+                lambda job, short=short, tree=tree, budget=budget: kept(
+                    args.keep,
+                    f"{short}-{args.first_seed + job[0]}-seed{job[1]}",
+                    lambda: run_in(tree, ANALYSE, [games[job[0]]["record"], job[1], budget]),
                 ),
                 jobs,
             )

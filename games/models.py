@@ -456,46 +456,8 @@ class Deal(models.Model):
         return f"{self.match_id}.{self.number}"
 
 
-class Move(models.Model):
-    """One applied action, in the engine's text notation."""
-
-    class Source(models.TextChoices):
-        PLAYER = "player", _("Player")
-        BOT = "bot", _("Bot")
-        TIMEOUT = "timeout", _("Turn timer")
-        FORFEIT = "forfeit", _("Reconnect budget")
-
-    match = models.ForeignKey(
-        Match, on_delete=models.CASCADE, related_name="moves", verbose_name=_("match")
-    )
-    deal = models.ForeignKey(
-        Deal, on_delete=models.CASCADE, related_name="moves", verbose_name=_("deal")
-    )
-    seq = models.PositiveIntegerField(
-        _("move number"), help_text=_("Position in the match, without gaps.")
-    )
-    seat = models.PositiveSmallIntegerField(_("seat"))
-    action = models.CharField(_("action"), max_length=64)
-    source = models.CharField(
-        _("source"), max_length=8, choices=Source.choices, default=Source.PLAYER
-    )
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    think_ms = models.PositiveIntegerField(_("thinking time (ms)"), default=0)
-
-    class Meta:
-        verbose_name = _("move")
-        verbose_name_plural = _("moves")
-        ordering = ["match", "seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["match", "seq"], name="unique_move_seq"),
-        ]
-        indexes = [models.Index(fields=["deal", "seq"])]
-
-    def __str__(self) -> str:
-        return f"{self.match_id}#{self.seq}"
-
-
-# Table chat and the rows of open sockets live in modules of their own; they are models
-# of this app.
+# Table chat, the moves and the rows of open sockets live in modules of their own; they
+# are models of this app.
 from games.chat_rows import ChatMessage  # noqa: E402, F401
+from games.move_rows import Move  # noqa: E402, F401
 from games.socket_rows import OpenSocket, ServerProcess, SocketPresence  # noqa: E402, F401
