@@ -13,7 +13,9 @@ valued by the judge on the same sampled deals:
   sequence of deals (common random numbers), so the differences between options are not
   drowned in deal luck, and each option gets as many iterations as the hard bot spends on
   a whole move (``AnalysisBudget.samples``, stretched as the hard bot's are), so the
-  judge is never weaker than the hard bot it judges.
+  judge is never weaker than the hard bot it judges. With many options they are raced:
+  those far behind after a quarter of the samples keep that rougher value, while the
+  move made and every option that may be the best get all of them.
 
 Each option's value is a vector: every seat's share of the outcomes of those iterations
 (``shares``), so the seats' chances at a step always add up to (players - 1) x 100. The
@@ -38,6 +40,12 @@ from .base import Budget, rebuild
 from .inference import Inference
 
 MISTAKE_POINTS = 20.0
+# The exact solver's work for all the options of one step, in positions searched: over
+# three times the hard bot's at its live budget, enough for 99% of the two-seat endgames
+# solved with four seconds a step in games of hard against medium and hard, and about a
+# second of CPU where it gives up (the sampled search then values the step).  A count,
+# not a time, so that a game is judged alike on a fast machine and a slow one.
+SOLVER_NODES = 60_000
 ANALYSIS_FORMAT = "durak-analysis/3"
 
 
@@ -110,12 +118,13 @@ class AfterAction:
 
 def _solved(knowledge: Knowledge, acts: list[Action], deadline: float) -> list[list[float]] | None:
     """Exact vectors of every option when the position is a solvable two-seat endgame
-    of plain rules; None otherwise or when the solver runs out of time."""
+    of plain rules; None otherwise or when the solver runs out of nodes or time."""
     g0 = rebuild(knowledge)
     if not endgame.applicable(g0) or g0.rules.teams is not None or g0.rules.one_winner:
         return None
     seat = knowledge.seat
     (other,) = [s for s in range(g0.players) if s not in g0.out_order and s != seat]
+    solver = endgame.Solver(seat, deadline, SOLVER_NODES)
     vectors = []
     for action in acts:
         child = g0.copy()
@@ -124,7 +133,7 @@ def _solved(knowledge: Knowledge, acts: list[Action], deadline: float) -> list[l
             vectors.append([100.0 * share for share in shares(child)])
             continue
         try:
-            wins = endgame.Solver(seat, deadline, None).wins(child)
+            wins = solver.wins(child)
         except endgame.OutOfBudget:
             return None
         vector = [100.0] * g0.players  # the seats already out are not the fool
@@ -133,32 +142,73 @@ def _solved(knowledge: Knowledge, acts: list[Action], deadline: float) -> list[l
     return vectors
 
 
+# Racing the options of a decision: when it has at least RACE_FROM options, each is
+# first searched on a quarter of the samples, and only the one played and those within
+# RACE_MARGIN points of the leader for the mover are searched on all of them. The others
+# keep their first, rougher values: they are neither the best nor the move judged, so a
+# verdict (the loss of the move played against the best) is as precise as with every
+# option searched whole, at about two thirds of the cost (docs/analysis.md).
+RACE_FROM = 4
+RACE_FIRST_SHARE = 4
+RACE_MARGIN = 10.0
+
+
 def option_vectors(
-    knowledge: Knowledge, acts: list[Action], seed: int, budget: AnalysisBudget
+    knowledge: Knowledge,
+    acts: list[Action],
+    seed: int,
+    budget: AnalysisBudget,
+    played: int | None = None,
 ) -> tuple[list[list[float]], bool, int]:
-    """Every seat's chance (0-100) after each of ``acts``: (vectors, exact, deals per
-    option)."""
+    """Every seat's chance (0-100) after each of ``acts``: (vectors, exact, the deals
+    of the options searched on all samples). ``acts[played]``, the move made, is never
+    left with a rough value."""
     start = time.perf_counter()
     solved = _solved(knowledge, acts, start + budget.seconds)
     if solved is not None:
         return solved, True, 0
     sampler = Inference.of(knowledge)
     players = len(knowledge.hand_counts)
-    share_of_time = budget.seconds / len(acts)
-    vectors, fewest = [], None
-    for action in acts:
+    seat = knowledge.seat
+
+    def searched(action: Action, samples: int, seconds: float) -> tuple[list[float], int]:
         totals = tree.SeatTotals(shares, [0.0] * players)
         root = tree.search(
             knowledge,
             None,
             random.Random(seed + 1),
-            Budget(seconds=share_of_time, iterations=budget.samples),
+            Budget(seconds=seconds, iterations=samples),
             AfterAction(sampler, action, seed),
             seat_totals=totals,
         )
-        vectors.append([100.0 * total / root.visits for total in totals.totals])
-        fewest = root.visits if fewest is None else min(fewest, root.visits)
-    return vectors, False, fewest or 0
+        return [100.0 * total / root.visits for total in totals.totals], root.visits
+
+    whole: list[int] = list(range(len(acts)))
+    seconds = budget.seconds  # at most, for all the options' searches
+    if len(acts) >= RACE_FROM:
+        first_seconds = budget.seconds / RACE_FIRST_SHARE / len(acts)
+        seconds -= budget.seconds / RACE_FIRST_SHARE
+        rough = [searched(a, budget.samples // RACE_FIRST_SHARE, first_seconds) for a in acts]
+        lead = max(vector[seat] for vector, _ in rough)
+        whole = [
+            i
+            for i, (vector, _) in enumerate(rough)
+            if i == played or vector[seat] >= lead - RACE_MARGIN
+        ]
+        results = dict(enumerate(rough))
+    else:
+        results = {}
+    done: set[int] = set()
+    while whole:
+        for i in whole:
+            results[i] = searched(acts[i], budget.samples, seconds / len(whole))
+            done.add(i)
+        # A rough value may still top the whole ones: then it is searched whole too, so
+        # that the best option is never a rough one.
+        top = max(results[i][0][seat] for i in done)
+        whole = [i for i in results if i not in done and results[i][0][seat] >= top]
+    vectors = [results[i][0] for i in range(len(acts))]
+    return vectors, False, min(results[i][1] for i in done)
 
 
 def analyse_record(
@@ -189,7 +239,7 @@ def analyse_record(
         )
         acts = options if judged else [played]
         vectors, exact, samples = option_vectors(
-            game.knowledge(played.seat), acts, seed + step, budget
+            game.knowledge(played.seat), acts, seed + step, budget, acts.index(played)
         )
         # Every number stored is a whole point, rounded once, here: the graph, the
         # chances beside the replay's controls, a decision's options, its loss and the

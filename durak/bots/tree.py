@@ -60,10 +60,10 @@ def search(
 
     With ``root_actions`` None the bot's first decision in each deal branches on the
     actions legal there, as every later one does (the judge searches the position after
-    each option this way, see ``judge.py``). ``seat_totals`` gets every seat's share of
-    every iteration's outcome added up, and the bot's share is then its reward: the games
-    are played to their end, even past the bot's going out. The root node counts every
-    iteration and the bot's reward in it.
+    each option this way, see ``analysis.option_vectors``). ``seat_totals`` gets every
+    seat's share of every iteration's outcome added up, and the bot's share is then its
+    reward: the games are played to their end, even past the bot's going out. The root
+    node counts every iteration and the bot's reward in it.
 
     ``budget.iterations`` sets the iterations at a deal's first move; later moves,
     whose playouts are shorter, get as many playout actions, in more iterations (at

@@ -5,7 +5,14 @@ its best move."""
 import random
 
 from durak.bots import endgame, fast
-from durak.bots.analysis import AnalysisBudget, analyse_game, analyse_record, whole_points
+from durak.bots.analysis import (
+    RACE_FROM,
+    AnalysisBudget,
+    analyse_game,
+    analyse_record,
+    option_vectors,
+    whole_points,
+)
 from durak.engine import Game, Rules
 
 BUDGET = AnalysisBudget(seconds=0.05, samples=16)
@@ -101,3 +108,23 @@ def test_whole_points_keep_the_sum_and_round_the_largest_remainders_up():
     assert whole_points([62.4, 37.6]) == [62.0, 38.0]
     assert whole_points([33.4, 33.3, 33.3, 100.0]) == [34.0, 33.0, 33.0, 100.0]
     assert sum(whole_points([12.25, 40.5, 47.25])) == 100.0
+
+
+def test_a_raced_decision_values_the_move_played_and_the_best_on_every_sample():
+    # Options far behind the leader keep a rough value; the move played and the best
+    # must be worth exactly what a search of that option alone on all samples gives.
+    budget = AnalysisBudget(seconds=60.0, samples=24)
+    for seed in range(6):
+        game = Game.new(Rules(players=2), seed)
+        seat = fast.decider(game)
+        acts = game.legal_actions(seat)
+        assert len(acts) >= RACE_FROM
+        knowledge = game.knowledge(seat)
+        for played in (0, len(acts) - 1):
+            vectors, exact, _deals = option_vectors(knowledge, acts, seed, budget, played)
+            assert not exact
+            mine = [vector[seat] for vector in vectors]
+            best = max(range(len(acts)), key=mine.__getitem__)
+            for i in {played, best}:
+                alone, _exact, _deals = option_vectors(knowledge, [acts[i]], seed, budget)
+                assert vectors[i] == alone[0]
