@@ -16,7 +16,8 @@ an older commit) at its own site budget, each analysis in a child process of its
   seats' chances at a step are from adding up to 100 (points, mean over steps);
 - CPU seconds of one game's analysis;
 - the calibration: every step's chances of both seats (seed 1, the last step left out),
-  in tenths, against how often that seat was really not the fool.
+  in tenths, against the seat's real share of the outcome, as a chance counts it (1 not
+  the fool, 0 the fool, a half each in a draw, so that two seats' shares add up to 1).
 
     .venv/bin/python benchmarks/review_quality.py [--games 50] [--jobs 2] [--old PATH]
         [--old-budget 0.4,30] [--new-budget SECONDS,SAMPLES] [--first-seed 1000]
@@ -132,7 +133,7 @@ def report(games: list[dict], runs: dict) -> dict:
     hard_accuracy, winner_blunders, flips, marked_flips, decisions = [], [], 0, 0, 0
     marked = 0
     step_gap, sum_miss, cpu = [], [], []
-    calibration = [[0, 0.0, 0] for _ in range(10)]  # positions, predicted, not the fool
+    calibration = [[0, 0.0, 0.0] for _ in range(10)]  # positions, predicted, real share
     for g, game in enumerate(games):
         first, second = runs[g, 1]["result"], runs[g, 2]["result"]
         cpu += [runs[g, 1]["cpu"], runs[g, 2]["cpu"]]
@@ -166,7 +167,8 @@ def report(games: list[dict], runs: dict) -> dict:
                 tenth = min(9, int(chance // 10))
                 calibration[tenth][0] += 1
                 calibration[tenth][1] += chance
-                calibration[tenth][2] += seat != fool
+                # A draw (no fool) is half a game for each of the two, as in the chances.
+                calibration[tenth][2] += 0.5 if fool is None else float(seat != fool)
     return {
         "hard_accuracy": statistics.mean(hard_accuracy),
         "winner_blunders": statistics.mean(winner_blunders),
@@ -270,9 +272,9 @@ def print_tables(figures: dict, games: int) -> None:
     for label, cell in rows:
         print(f"| {label} | " + " | ".join(cell(figures[n]) for n in names) + " |")
     for name in names:
-        print(f"\nCalibration, {name}: positions given a chance, and how often that seat")
-        print("was really not the fool\n")
-        print("| chance given | positions | mean chance given | not the fool |")
+        print(f"\nCalibration, {name}: positions given a chance, and the share that seat")
+        print("really got (1 not the fool, 0 the fool, a half each in a draw)\n")
+        print("| chance given | positions | mean chance given | real share |")
         print("| --- | --- | --- | --- |")
         for tenth, (count, total, won) in enumerate(figures[name]["calibration"]):
             if count:

@@ -27,6 +27,7 @@ and the one played (``after``).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -41,12 +42,22 @@ from .inference import Inference
 
 MISTAKE_POINTS = 20.0
 # The exact solver's work for all the options of one step, in positions searched: over
-# three times the hard bot's at its live budget, enough for 99% of the two-seat endgames
+# three times the hard bot's at its live budget, enough for 98% of the two-seat endgames
 # solved with four seconds a step in games of hard against medium and hard, and about a
 # second of CPU where it gives up (the sampled search then values the step).  A count,
 # not a time, so that a game is judged alike on a fast machine and a slow one.
 SOLVER_NODES = 60_000
-ANALYSIS_FORMAT = "durak-analysis/3"
+ANALYSIS_FORMAT = "durak-analysis/4"
+# The judge's chances are those of its own best play against the medium policy, and the
+# site's players go wrong more often than that: positions it gave 85% were won about 60%
+# of the time, and won endgames were lost now and then.  So for two players a chance p
+# is shown as sigmoid(CALIBRATION_SLOPE x logit(p)), p taken within CALIBRATION_EDGE of
+# 0 and 1, the slope fitted on real outcomes (benchmarks/review_calibration.py,
+# docs/analysis.md).  The map is symmetric about 50, so two seats' chances still add up
+# to 100, and increasing, so the best option stays the best.  Larger tables, with no
+# games to fit, show the judge's own chances.
+CALIBRATION_SLOPE = 0.5
+CALIBRATION_EDGE = 0.01
 
 
 @dataclass(frozen=True)
@@ -87,6 +98,16 @@ def shares(game: Game) -> tuple[float, ...]:
         even = (players - 1) / players if plain else 0.5
         return (even,) * players
     return tuple(fast.not_fool(game, seat) for seat in range(players))
+
+
+def calibrated(vector: list[float]) -> list[float]:
+    """Two seats' chances (points) as they are shown (see ``CALIBRATION_SLOPE``); the
+    chances of more seats as they are."""
+    if len(vector) != 2:
+        return vector
+    p = min(max(vector[0] / 100.0, CALIBRATION_EDGE), 1.0 - CALIBRATION_EDGE)
+    shown = 100.0 / (1.0 + math.exp(-CALIBRATION_SLOPE * math.log(p / (1.0 - p))))
+    return [shown, 100.0 - shown]
 
 
 def whole_points(vector: list[float]) -> list[float]:
@@ -244,7 +265,7 @@ def analyse_record(
         # Every number stored is a whole point, rounded once, here: the graph, the
         # chances beside the replay's controls, a decision's options, its loss and the
         # accuracy all read these, so no two of them can disagree by a rounding.
-        rounded = [whole_points(vector) for vector in vectors]
+        rounded = [whole_points(calibrated(vector)) for vector in vectors]
         mine = [vector[played.seat] for vector in rounded]
         unrounded = [vector[played.seat] for vector in vectors]
         best = max(range(len(acts)), key=lambda i: (mine[i], unrounded[i]))
@@ -263,6 +284,7 @@ def analyse_record(
         "decisions": [asdict(d) for d in decisions],
         "mistakes": sum(d.mistake for d in decisions),
         "chances": chances,
+        "calibration": CALIBRATION_SLOPE if game.players == 2 else None,
     }
 
 

@@ -10,12 +10,15 @@ from durak.bots.analysis import (
     AnalysisBudget,
     analyse_game,
     analyse_record,
+    calibrated,
     option_vectors,
     whole_points,
 )
 from durak.engine import Game, Rules
 
 BUDGET = AnalysisBudget(seconds=0.05, samples=16)
+# How a two-player endgame won with best play is shown.
+WON = whole_points(calibrated([100.0, 0.0]))[0]
 
 
 def _game_with_blunder(seed_range=range(60)):
@@ -49,7 +52,8 @@ def test_planted_blunder_is_marked_with_the_better_action():
     assert marked["action"] == blunder
     assert marked["exact"]
     assert marked["mistake"]
-    assert marked["before"] == 100.0 and marked["after"] == 0.0
+    # A won endgame is shown as its calibrated chance, a lost one as the rest.
+    assert (marked["before"], marked["after"]) == (WON, 100.0 - WON)
     assert marked["best"] in winning
     assert all(d["seat"] == seat for d in report["decisions"])
     # Progress runs from 0 to every move.
@@ -66,7 +70,7 @@ def test_winning_move_in_a_solved_endgame_is_not_a_mistake():
     report = analyse_record(replay.to_record(), [seat], BUDGET)
     at_move = next(d for d in report["decisions"] if d["move"] == move)
     assert not at_move["mistake"]
-    assert at_move["after"] == 100.0
+    assert at_move["after"] == WON
 
 
 def _medium_game(players: int, seed: int) -> Game:
@@ -128,3 +132,23 @@ def test_a_raced_decision_values_the_move_played_and_the_best_on_every_sample():
             for i in {played, best}:
                 alone, _exact, _deals = option_vectors(knowledge, [acts[i]], seed, budget)
                 assert vectors[i] == alone[0]
+
+
+def test_two_seats_chances_are_shown_calibrated_and_still_add_up_and_keep_their_order():
+    shown = [calibrated([p, 100.0 - p]) for p in range(0, 101, 5)]
+    assert all(a + b == 100.0 for a, b in shown)
+    firsts = [a for a, _ in shown]
+    assert all(a < b for a, b in zip(firsts, firsts[1:], strict=False))
+    assert calibrated([50.0, 50.0]) == [50.0, 50.0]
+    # Toward the middle: the judge's own chances are too sure of themselves.
+    assert 50.0 < calibrated([85.0, 15.0])[0] < 85.0
+    assert 0.0 < WON < 100.0
+    # More seats: the judge's own chances.
+    assert calibrated([10.0, 90.0, 100.0]) == [10.0, 90.0, 100.0]
+
+
+def test_a_two_player_analysis_says_which_calibration_its_chances_have():
+    two = analyse_record(_medium_game(2, 1).to_record(), [0], BUDGET)
+    three = analyse_record(_medium_game(3, 1).to_record(), [0], BUDGET)
+    assert two["calibration"] is not None and three["calibration"] is None
+    assert all(sum(point) == 100.0 for point in two["chances"])
