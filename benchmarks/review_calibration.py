@@ -18,11 +18,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
 
-EDGE = 0.01  # as durak.bots.analysis.CALIBRATION_EDGE
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from durak.bots.analysis import CALIBRATION_EDGE as EDGE  # noqa: E402
 
 
 def logit(p: np.ndarray) -> np.ndarray:
