@@ -24,16 +24,20 @@ from durak.bots.learned.bot import WEIGHTS
 
 from .fit import fit
 from .report import write_report
-from .selfplay import Samples, play_one
+from .selfplay import HARD_ITERATIONS, Samples, play_one
 from .strength import against_greedy
 
 CHUNK = 20
 
 
-def round_dir(work_dir: Path, seed: int, round_number: int, network: str | None) -> Path:
-    """Where a round's games are kept: a later round's depend on the policy that played
-    them, so its folder is named by that policy's weights too."""
+def round_dir(
+    work_dir: Path, seed: int, round_number: int, network: str | None, teacher: int
+) -> Path:
+    """Where a round's games are kept: they depend on the teacher's playouts, and a later
+    round's on the policy that played them, so the folder is named by those too."""
     name = f"round{round_number}"
+    if teacher != HARD_ITERATIONS:
+        name += f"-teacher{teacher}"
     if network is not None:
         name += "-" + hashlib.sha256(Path(network).read_bytes()).hexdigest()[:12]
     return work_dir / f"seed{seed}" / name
@@ -43,11 +47,11 @@ def chunk_path(folder: Path, start: int) -> Path:
     return folder / f"games-{start:09d}.npz"
 
 
-def make_chunk(task: tuple[int, int, str | None]) -> Samples:
-    start, count, network = task
+def make_chunk(task: tuple[int, int, str | None, int]) -> Samples:
+    start, count, network, teacher = task
     samples = Samples.empty()
     for game_seed in range(start, start + count):
-        samples.extend(play_one(game_seed, network))
+        samples.extend(play_one(game_seed, network, teacher))
     return samples
 
 
@@ -56,10 +60,10 @@ def games_of_round(
 ) -> tuple[Path, int]:
     """Play the round's games (those not already on disk) on the worker processes;
     the round's folder and how many games this run played."""
-    folder = round_dir(args.work_dir, args.seed, round_number, network)
+    folder = round_dir(args.work_dir, args.seed, round_number, network, args.teacher_iterations)
     first = args.seed * 10_000_000 + round_number * 1_000_000
     tasks = [
-        (start, min(CHUNK, first + args.games - start), network)
+        (start, min(CHUNK, first + args.games - start), network, args.teacher_iterations)
         for start in range(first, first + args.games, CHUNK)
         if not chunk_path(folder, start).exists()
     ]
@@ -105,6 +109,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--games", type=int, default=300, help="games per round")
     parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument(
+        "--teacher-iterations",
+        type=int,
+        default=HARD_ITERATIONS,
+        help="the hard search's playouts for each label",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--strength-deals", type=int, default=200)
     parser.add_argument("--work-dir", type=Path, default=Path(".training"))

@@ -25,6 +25,8 @@ from durak.bots.learned import LearnedBot, Network
 from durak.bots.learned.features import encode_actions, encode_state
 from durak.engine import Game, Rules
 
+# The teacher: the hard search at the live bot's playouts, unless a run asks for fewer
+# (cheaper labels, so more games in the same hours).
 HARD_ITERATIONS = 600
 OPPONENTS = ("hard", "medium", "greedy", "easy")
 RULES = {"podkidnoy": Rules(players=2), "perevodnoy": Rules(players=2, mode="perevodnoy")}
@@ -71,7 +73,9 @@ def outcome_for(game: Game, seat: int) -> float:
     return 0.0 if fool == seat else 1.0
 
 
-def play_one(game_seed: int, network_path: str | None) -> Samples:
+def play_one(
+    game_seed: int, network_path: str | None, teacher_iterations: int = HARD_ITERATIONS
+) -> Samples:
     """One game of seed ``game_seed``: the learner at a seat the seed picks, against an
     opponent level the seed picks (in later rounds the learner may face itself)."""
     pick = random.Random(game_seed)
@@ -79,7 +83,7 @@ def play_one(game_seed: int, network_path: str | None) -> Samples:
     learner_seat = pick.randrange(2)
     opponent = pick.choice(OPPONENTS)
     rng = random.Random(game_seed * 7919 + 1)
-    search_budget = Budget(iterations=HARD_ITERATIONS, reproducible=True)
+    search_budget = Budget(iterations=teacher_iterations, reproducible=True)
     hard = get_bot("hard")
     policy = LearnedBot(Network.load(network_path), sample=True) if network_path else None
     learners = {learner_seat} | ({1 - learner_seat} if opponent == "hard" else set())
