@@ -62,9 +62,10 @@ def games_of_round(
     the round's folder and how many games this run played."""
     folder = round_dir(args.work_dir, args.seed, round_number, network, args.teacher_iterations)
     first = args.seed * 10_000_000 + round_number * 1_000_000
+    games = games_in_round(args, round_number)
     tasks = [
-        (start, min(CHUNK, first + args.games - start), network, args.teacher_iterations)
-        for start in range(first, first + args.games, CHUNK)
+        (start, min(CHUNK, first + games - start), network, args.teacher_iterations)
+        for start in range(first, first + games, CHUNK)
         if not chunk_path(folder, start).exists()
     ]
     with mp.get_context("fork").Pool(args.workers) as pool:
@@ -81,11 +82,15 @@ def games_of_round(
     return folder, sum(task[1] for task in tasks)
 
 
-def load_rounds(folders: list[Path], games: int) -> dict[str, np.ndarray]:
-    """The positions of the first ``games`` games of each round's folder."""
+def games_in_round(args: argparse.Namespace, round_number: int) -> int:
+    return args.games if round_number == 0 or args.later_games is None else args.later_games
+
+
+def load_rounds(folders: list[Path], games: list[int]) -> dict[str, np.ndarray]:
+    """The positions of the first ``games[i]`` games of round ``i``'s folder."""
     parts = []
-    for folder in folders:
-        for path in sorted(folder.glob("games-*.npz"))[: -(-games // CHUNK)]:
+    for folder, count in zip(folders, games, strict=True):
+        for path in sorted(folder.glob("games-*.npz"))[: -(-count // CHUNK)]:
             with np.load(path) as data:
                 if "states" in data.files:
                     parts.append({name: data[name] for name in data.files})
@@ -107,7 +112,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--games", type=int, default=300, help="games per round")
+    parser.add_argument("--games", type=int, default=300, help="games of round 0")
+    parser.add_argument(
+        "--later-games", type=int, help="games of each later round (default: --games)"
+    )
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument(
         "--teacher-iterations",
@@ -128,7 +136,7 @@ def main() -> None:
     for round_number in range(args.rounds):
         folder, played = games_of_round(args, round_number, network_path)
         folders.append(folder)
-        data = load_rounds(folders, args.games)
+        data = load_rounds(folders, [games_in_round(args, r) for r in range(len(folders))])
         model, curves = fit(data, seed=args.seed + round_number, epochs=args.epochs)
         meta = {
             "seed": args.seed,

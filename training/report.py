@@ -12,10 +12,25 @@ import matplotlib.pyplot as plt  # noqa: E402
 from durak.bots.learned import Network  # noqa: E402
 
 
+def command_line(args: argparse.Namespace) -> str:
+    """The options that decide the weights, as the command that wrote them."""
+    words = [f"--seed {args.seed}", f"--rounds {args.rounds}", f"--games {args.games}"]
+    if args.later_games is not None:
+        words.append(f"--later-games {args.later_games}")
+    words += [
+        f"--teacher-iterations {args.teacher_iterations}",
+        f"--epochs {args.epochs}",
+        f"--workers {args.workers}",
+        f"--strength-deals {args.strength_deals}",
+    ]
+    return " ".join(words)
+
+
 def write_report(
     args: argparse.Namespace, checkpoints: list[dict], network: Network, seconds: float
 ) -> None:
     png = args.report.with_suffix(".png")
+    later = args.games if args.later_games is None else args.later_games
     args.report.parent.mkdir(parents=True, exist_ok=True)
     figure, (losses, agreement) = plt.subplots(1, 2, figsize=(10, 4))
     for c in checkpoints:
@@ -42,17 +57,17 @@ def write_report(
     args.report.write_text(
         f"""# Training report: {args.out.name}
 
-Written by `python -m training --seed {args.seed} --rounds {args.rounds} --games {args.games}
---epochs {args.epochs} --workers {args.workers} --strength-deals {args.strength_deals}`
+Written by `python -m training {command_line(args)}`
 in {seconds / 60:.0f} minutes, which played {sum(c["played_now"] for c in checkpoints):,} games
 and reused the rest from earlier runs of the same command (kept under `.training/`:
 a game depends on its seed alone). The weights take {network.size_bytes / 1024:.0f} KB as float32.
 
-Each round adds {args.games:,} games; the fit after it starts afresh on all positions so
+Round 0 plays {args.games:,} games and each later round {later:,}; the fit after it starts afresh on all positions so
 far, and keeps the epoch with the lowest held-out policy loss. "Held out" is a tenth
 of the games, never fitted; the figures are the kept epoch's. Strength: duplicate games against
-`greedy` on deals {900000}-{900000 + args.strength_deals - 1}, the learned bot choosing
-the action it scores highest.
+`greedy` on deals {900000}-{900000 + args.strength_deals - 1}, the learned bot playing as
+it does on the site: the action the network scores highest, and the exact solver once
+every hidden card is known.
 
 | round | games | positions | epoch kept | held-out policy loss | search's move on top | held-out value loss | wins against greedy (95%) |
 | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
