@@ -16,12 +16,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from durak.bots.learned.features import (
-    ACTION_SIZE,
-    PLAIN_SUIT_ORDERS,
-    STATE_SIZE,
-    plain_suit_columns,
-)
+from durak.bots.learned.features import ACTION_SIZE, STATE_SIZE
 from durak.bots.learned.network import ENCODING, Network
 
 HIDDEN = 192
@@ -82,24 +77,18 @@ class Curves:
     best_epoch: int = 0  # the epoch whose model is kept (counted from 0)
 
 
-# Every renaming of the plain suits; the first is the identity.
-SUIT_RENAMINGS = [plain_suit_columns(order) for order in PLAIN_SUIT_ORDERS]
-
-
-def _batch(data: dict[str, np.ndarray], rows: np.ndarray, renaming: int = 0):
+def _batch(data: dict[str, np.ndarray], rows: np.ndarray):
     """The tensors of positions ``rows``: their states, all their actions, which
-    position owns each action, where each position's actions start, and the labels;
-    the plain suits renamed by ``SUIT_RENAMINGS[renaming]``."""
+    position owns each action, where each position's actions start, and the labels."""
     offsets = data["offsets"]
     starts, ends = offsets[rows], offsets[rows + 1]
     counts = ends - starts
     take = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends, strict=True)])
     owner = np.repeat(np.arange(len(rows)), counts)
     first = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    state_columns, action_columns = SUIT_RENAMINGS[renaming]
     return (
-        torch.from_numpy(data["states"][rows][:, state_columns]),
-        torch.from_numpy(data["actions"][take][:, action_columns]),
+        torch.from_numpy(data["states"][rows]),
+        torch.from_numpy(data["actions"][take]),
         torch.from_numpy(owner),
         torch.from_numpy(first),
         torch.from_numpy(counts),
@@ -130,9 +119,8 @@ def fit(
     held_out_share: float = 0.1,
     learning_rate: float = 1e-3,
 ) -> tuple[PolicyValue, Curves]:
-    """Fit a fresh model; the held-out positions are whole games (by game seed). Each
-    training batch has its plain suits renamed at random (``SUIT_RENAMINGS``), which
-    shows the net six times the positions the games hold. The model returned is the one of the epoch with the lowest held-out policy loss: on a
+    """Fit a fresh model; the held-out positions are whole games (by game seed). The
+    model returned is the one of the epoch with the lowest held-out policy loss: on a
     few thousand games the net soon learns the training games by heart and plays worse
     (early stopping; the curves show every epoch)."""
     torch.manual_seed(seed)
@@ -152,8 +140,7 @@ def fit(
         order = rng.permutation(train)
         totals = [0.0, 0.0]
         for start in range(0, len(order), batch_size):
-            renaming = int(rng.integers(len(SUIT_RENAMINGS)))
-            batch = _batch(data, order[start : start + batch_size], renaming)
+            batch = _batch(data, order[start : start + batch_size])
             policy, value, _ = _losses(model, batch)
             optimiser.zero_grad()
             (policy + value).backward()

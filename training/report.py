@@ -65,9 +65,8 @@ a game depends on its seed alone). The weights take {network.size_bytes / 1024:.
 Round 0 plays {args.games:,} games and each later round {later:,}; the fit after it starts afresh on all positions so
 far, and keeps the epoch with the lowest held-out policy loss. "Held out" is a tenth
 of the games, never fitted; the figures are the kept epoch's. Strength: duplicate games against
-`greedy` on deals {900000}-{900000 + args.strength_deals - 1}, the learned bot playing as
-it does on the site: the action the network scores highest, and the exact solver once
-every hidden card is known.
+`greedy` on deals {900000}-{900000 + args.strength_deals - 1}, the learned bot choosing
+the action it scores highest (the network alone, without the bot's endgame solver).
 
 | round | games | positions | epoch kept | held-out policy loss | search's move on top | held-out value loss | wins against greedy (95%) |
 | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |

@@ -22,7 +22,8 @@ FIRST_DEAL = 900_000
 def _play(task: tuple[str, int]) -> list[float | None]:
     """The learned side's score in both seatings of one deal (None: a draw)."""
     path, deal = task
-    learned, greedy = LearnedBot(Network.load(path)), get_bot("greedy")
+    # The network alone, no endgame solver: a checkpoint measures what the net learned.
+    learned, greedy = LearnedBot(Network.load(path), solver_nodes=0), get_bot("greedy")
     scores: list[float | None] = []
     for learned_seat in (0, 1):
         game = Game.new(Rules(players=2), f"2p-podkidnoy:{deal}")

@@ -12,7 +12,6 @@ order: a position and the same position under another trump look alike to the ne
 from __future__ import annotations
 
 import dataclasses
-import itertools
 
 import numpy as np
 
@@ -65,26 +64,6 @@ def _canonical_order(trump_suit: int) -> np.ndarray:
 
 
 _ORDER = tuple(_canonical_order(t) for t in range(4))
-
-
-def plain_suit_columns(order: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Column orders of the state and action rows that rename the three plain suits by
-    ``order`` (the trump suit stays): the rules treat the plain suits alike, so the
-    renamed position is as real as the one played, with the same best move. Training
-    uses them to show the net each position under every renaming."""
-    slot = np.arange(N_SLOTS)
-    rank, suit = np.divmod(slot, 4)
-    source = 4 * rank + np.array([*order, 3])[suit]
-    planes = len(PLANES) * N_SLOTS
-    state = np.concatenate(
-        [p * N_SLOTS + source for p in range(len(PLANES))] + [np.arange(planes, STATE_SIZE)]
-    )
-    kinds = len(KINDS)
-    action = np.concatenate([np.arange(kinds), kinds + source, kinds + N_SLOTS + source])
-    return state, action
-
-
-PLAIN_SUIT_ORDERS = tuple(itertools.permutations(range(3)))
 
 
 def covers(rules: Rules) -> bool:

@@ -15,14 +15,7 @@ from durak.bots.base import rebuild
 from durak.bots.fast import decider, legal
 from durak.bots.learned import LearnedBot, Network, WeightsError, covers, default_network
 from durak.bots.learned.bot import WEIGHTS
-from durak.bots.learned.features import (
-    ACTION_SIZE,
-    PLAIN_SUIT_ORDERS,
-    STATE_SIZE,
-    encode_actions,
-    encode_state,
-    plain_suit_columns,
-)
+from durak.bots.learned.features import ACTION_SIZE, STATE_SIZE, encode_state
 from durak.engine import Game, Rules
 
 
@@ -91,37 +84,6 @@ def test_other_tables_are_played_by_the_fallback():
     assert bot.choose_action(knowledge, random.Random(1)) == bot.fallback.choose_action(
         knowledge, random.Random(1)
     )
-
-
-@pytest.mark.parametrize("order", PLAIN_SUIT_ORDERS)
-def test_renaming_the_plain_suits_is_a_column_order_of_the_encoding(order):
-    # Training shows the net each position under every renaming of the plain suits; a
-    # renaming must be the encoding of the same deal dealt with those suits renamed.
-    rules = Rules(players=2)
-    deck = Game.new(rules, 23).deck
-    played = Game(rules, deck, first_attacker=0)
-    suits = "CDHS"  # the engine's suit order
-    trump = suits[played.trump_suit_index]
-    plain = [s for s in suits if s != trump]
-    rename = {plain[order[k]]: plain[k] for k in range(3)} | {trump: trump}
-    renamed = Game(rules, [card[:-1] + rename[card[-1]] for card in deck], first_attacker=0)
-    state_columns, action_columns = plain_suit_columns(order)
-    rng = random.Random(4)
-    for _ in range(40):
-        if played.is_over:
-            break
-        seat = decider(played)
-        ka, kb = played.knowledge(seat), renamed.knowledge(seat)
-        va, vb = rebuild(ka), rebuild(kb)
-        np.testing.assert_array_equal(encode_state(ka, va)[state_columns], encode_state(kb, vb))
-        acts_a, acts_b = legal(va, seat), legal(vb, seat)
-        rows_a = encode_actions(acts_a, va.trump_suit_index)[:, action_columns]
-        rows_b = encode_actions(acts_b, vb.trump_suit_index)
-        assert sorted(map(bytes, rows_a)) == sorted(map(bytes, rows_b))
-        i = rng.randrange(len(acts_a))
-        j = next(j for j, row in enumerate(rows_b) if bytes(row) == bytes(rows_a[i]))
-        played.apply(acts_a[i])
-        renamed.apply(acts_b[j])
 
 
 def _endgame_the_network_loses(bot: LearnedBot) -> tuple[Game, int]:
