@@ -8,7 +8,8 @@ The positions are every decision with two or more legal actions of either seat i
 2-player 36-card podkidnoy games of ``medium`` against ``greedy`` (deals seeded as
 ``bot_tournament.py`` seeds them, both seatings). At each one every level chooses a
 move (``hard`` at 600 playouts, as live), so all see the same machine at the same
-moments. Prints each level's CPU time a move (this process's, on one core): mean,
+moments (each level first makes one untimed move, which loads what it needs). Prints
+each level's CPU time a move (this process's, on one core): mean,
 99th percentile and largest, and each level's mean as a share of ``hard``'s.
 """
 
@@ -58,6 +59,8 @@ def main() -> None:
     found = positions(args.first_deal, args.deals)
     levels = args.levels.split(",")
     cpu: dict[str, list[float]] = {level: [] for level in levels}
+    for level in levels:  # untimed: a level's first move may load its weights
+        get_bot(level).choose_action(found[0], random.Random(0), budget)
     for i, knowledge in enumerate(found):
         for level in levels:
             start = time.process_time()
