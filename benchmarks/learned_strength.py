@@ -23,25 +23,32 @@ import os
 import random
 import sys
 import time
+from functools import cache
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bot_tournament import p99, wilson  # noqa: E402
-
+from benchmarks.bot_tournament import p99, wilson  # noqa: E402
 from durak.bots import get_bot  # noqa: E402
 from durak.bots.fast import decider  # noqa: E402
 from durak.bots.learned import LearnedBot, Network  # noqa: E402
+from durak.bots.learned.bot import SOLVER_NODES  # noqa: E402
 from durak.engine import Game, Rules  # noqa: E402
 
 MODES = {"podkidnoy": Rules(players=2), "perevodnoy": Rules(players=2, mode="perevodnoy")}
 
 
+@cache
+def _network(path: str) -> Network:
+    """A weights file, read once per process."""
+    return Network.load(path)
+
+
 def play_deal(task: tuple[str, bool, str, int]) -> tuple[list[float | None], list[float]]:
     """The learned side's score in both seatings of one deal (None: a draw), and its
-    CPU seconds a move."""
+    CPU seconds a move. ``task``: the weights file, with the endgame solver or not, the
+    mode, the deal."""
     path, solver, mode, deal = task
-    network = Network.load(path)
-    learned = LearnedBot(network) if solver else LearnedBot(network, solver_nodes=0)
+    learned = LearnedBot(_network(path), solver_nodes=SOLVER_NODES if solver else 0)
     greedy = get_bot("greedy")
     scores: list[float | None] = []
     cpu: list[float] = []
