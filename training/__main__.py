@@ -83,7 +83,7 @@ def games_of_round(
 
 
 def games_in_round(args: argparse.Namespace, round_number: int) -> int:
-    return args.games if round_number == 0 or args.later_games is None else args.later_games
+    return args.games if round_number == 0 else args.later_games
 
 
 def load_rounds(folders: list[Path], games: list[int]) -> dict[str, np.ndarray]:
@@ -129,6 +129,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     parser.add_argument("--report", type=Path, default=Path("docs/training/policy-2p-36.md"))
     args = parser.parse_args()
+    if args.later_games is None:
+        args.later_games = args.games
     started = time.time()
     checkpoints = []
     network_path: str | None = None

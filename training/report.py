@@ -15,7 +15,7 @@ from durak.bots.learned import Network  # noqa: E402
 def command_line(args: argparse.Namespace) -> str:
     """The options that decide the weights, as the command that wrote them."""
     words = [f"--seed {args.seed}", f"--rounds {args.rounds}", f"--games {args.games}"]
-    if args.later_games is not None:
+    if args.later_games != args.games:
         words.append(f"--later-games {args.later_games}")
     words += [
         f"--teacher-iterations {args.teacher_iterations}",
@@ -30,7 +30,6 @@ def write_report(
     args: argparse.Namespace, checkpoints: list[dict], network: Network, seconds: float
 ) -> None:
     png = args.report.with_suffix(".png")
-    later = args.games if args.later_games is None else args.later_games
     args.report.parent.mkdir(parents=True, exist_ok=True)
     figure, (losses, agreement) = plt.subplots(1, 2, figsize=(10, 4))
     for c in checkpoints:
@@ -62,7 +61,7 @@ in {seconds / 60:.0f} minutes, which played {sum(c["played_now"] for c in checkp
 and reused the rest from earlier runs of the same command (kept under `.training/`:
 a game depends on its seed alone). The weights take {network.size_bytes / 1024:.0f} KB as float32.
 
-Round 0 plays {args.games:,} games and each later round {later:,}; the fit after it starts afresh on all positions so
+Round 0 plays {args.games:,} games and each later round {args.later_games:,}; the fit after it starts afresh on all positions so
 far, and keeps the epoch with the lowest held-out policy loss. "Held out" is a tenth
 of the games, never fitted; the figures are the kept epoch's. Strength: duplicate games against
 `greedy` on deals {900000}-{900000 + args.strength_deals - 1}, the learned bot choosing
