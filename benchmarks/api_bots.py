@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -243,6 +244,24 @@ def load_average() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
+def open_database_files(pid: int, database: str) -> int:
+    """How many open files of process ``pid`` are the SQLite database: one a connection."""
+    count = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):  # closed meanwhile
+            count += os.readlink(fd) == database
+    return count
+
+
+async def watch_database_files(pid: int, database: str, stop_at: float) -> int:
+    """The most SQLite connections ``pid`` held at once, looked at every second."""
+    most = 0
+    while time.perf_counter() < stop_at:
+        most = max(most, open_database_files(pid, database))
+        await asyncio.sleep(1.0)
+    return most
+
+
 async def people_window(tables, seats_of, seconds: float, args, pids) -> dict:
     """The people play for ``seconds``; their latencies and the processes' CPU."""
     for table in tables:
@@ -260,6 +279,9 @@ async def people_window(tables, seats_of, seconds: float, args, pids) -> dict:
         return cpu_now(pids), time.process_time(), middle
 
     sampled = asyncio.ensure_future(at_stop())
+    connections = asyncio.ensure_future(
+        watch_database_files(pids["daphne"][0], args.database, stop_at)
+    )
     outcomes = await asyncio.gather(
         *(drive_humans(t, seats_of[t["id"]], stats, stop_at, args) for t in tables),
         watch_loop_lag(stats, stop_at),
@@ -278,6 +300,7 @@ async def people_window(tables, seats_of, seconds: float, args, pids) -> dict:
         "client_cpu": (client_after - client_before) / seconds,
         "loop_lag_p99": pct(stats.loop_lags, 99) * 1000,
         "load_mid": middle,
+        "database_connections": await connections,
         "errors": errors,
         "window": (wall, datetime.now(UTC)),
     }
@@ -370,8 +393,9 @@ def report(result: dict, args, started: str, load_before: str) -> dict:
     )
     print(f"\n{args.people_tables} two-human tables over WebSockets:")
     print("| people | action-to-update p50 / p99 / max | actions/s | daphne CPU | bot workers' CPU"
-          " | client CPU | client loop lag p99 | load average mid-window | errors |")  # fmt: skip
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
+          " | client CPU | client loop lag p99 | load average mid-window"
+          " | daphne's SQLite connections, most at once | errors |")  # fmt: skip
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
     for name in ("alone", "beside"):
         phase = result[name]
         people = figures(phase["latencies"])
@@ -382,6 +406,7 @@ def report(result: dict, args, started: str, load_before: str) -> dict:
             "client_cpu_cores": phase["client_cpu"],
             "loop_lag_p99_ms": phase["loop_lag_p99"],
             "load_mid": phase["load_mid"],
+            "database_connections": phase["database_connections"],
             "errors": phase["errors"],
         }
         spread = (
@@ -393,7 +418,7 @@ def report(result: dict, args, started: str, load_before: str) -> dict:
             f"| {name} | {spread} | {people['count'] / seconds:.1f} | "
             f"{phase['cpu']['daphne']:.2f} cores | {phase['cpu']['bot workers']:.2f} cores | "
             f"{phase['client_cpu']:.2f} cores | {phase['loop_lag_p99']:.1f} ms | "
-            f"{phase['load_mid']} | {len(phase['errors'])} |"
+            f"{phase['load_mid']} | {phase['database_connections']} | {len(phase['errors'])} |"
         )
     errors = out["alone"]["errors"] + out["beside"]["errors"]
     if errors:
@@ -431,6 +456,7 @@ def main() -> None:
     }
     for name in ("DJANGO_DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "TABLE_RATE_LIMIT_ADDRESS"):
         os.environ[name] = env[name]
+    args.database = env["SQLITE_PATH"]
     setup_django(env["SQLITE_PATH"])
     for command in ("migrate", "collectstatic"):  # DJANGO_DEBUG=0 serves the hashed files
         subprocess.run(
