@@ -94,9 +94,12 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.language.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "moderation.middleware.SuspendedUserMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: it is synchronous only, and Django runs every middleware above the last
+    # such one on the request's thread, in one go.  One below it ran on the event loop,
+    # and each of its hooks took a hop from the loop to that thread and back.
+    "moderation.middleware.SuspendedUserMiddleware",
 ]
 
 ROOT_URLCONF = "durak_site.urls"

@@ -12,6 +12,5 @@ class GamesConfig(AppConfig):
         from games import converters
 
         converters.register()
-        # Connect their receivers: one tells a user's open sockets of account news,
-        # the other closes each ASGI request's database connections as it ends.
-        from games import request_connections, socket_guard  # noqa: F401
+        # Connects the receiver that tells a user's open sockets of account news.
+        from games import socket_guard  # noqa: F401

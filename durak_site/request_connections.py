@@ -20,7 +20,7 @@ from django.db import connections
 from django.dispatch import receiver
 
 
-@receiver(request_finished, dispatch_uid="games.close_request_connections")
+@receiver(request_finished, dispatch_uid="durak_site.close_request_connections")
 def close_request_connections(sender: Any, **kwargs: Any) -> None:
     """Runs on the request's own thread, as Django sends ``request_finished`` there."""
     if isinstance(sender, type) and issubclass(sender, ASGIHandler):
