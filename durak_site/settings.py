@@ -78,7 +78,8 @@ INSTALLED_APPS = [
     "arena",
     "table",
     "notifications",
-    # The site as a whole: its worker commands (task_worker) beside the settings.
+    # The site as a whole: its worker commands (task_worker) beside the settings, and
+    # the close of each request's database connections (apps.py).
     "durak_site",
 ]
 
