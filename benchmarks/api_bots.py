@@ -42,7 +42,6 @@ import json
 import os
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -58,7 +57,16 @@ sys.path.insert(0, str(ROOT / "clients"))
 
 from bots_at_the_table import LOG, count_bot_moves, start_stack  # noqa: E402
 from example_bot import choose  # noqa: E402
-from live_latency import cpu_seconds, free_port, make_tables, pct, setup_django  # noqa: E402
+from live_latency import (  # noqa: E402
+    cpu_seconds,
+    free_port,
+    make_tables,
+    pct,
+    prepare_database,
+    production_env,
+    setup_django,
+    share_server_settings,
+)
 from ws_load import Seat, Stats, drive_humans, load_state, watch_loop_lag  # noqa: E402
 
 HOST = "127.0.0.1"
@@ -444,27 +452,11 @@ def main() -> None:
     started, load_before = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S"), load_average()
 
     tmp = tempfile.TemporaryDirectory(prefix="durak-api-bots-")
-    env = {
-        **os.environ,
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_DEBUG": "0",
-        "SECRET_KEY": os.environ.get("SECRET_KEY", "benchmark-only-secret-key-" + "x" * 32),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DJANGO_SECURE_SSL_REDIRECT": "0",
-        "SQLITE_PATH": os.path.join(tmp.name, "bench.sqlite3"),
-        "TABLE_RATE_LIMIT_ADDRESS": "1000000",
-    }
-    for name in ("DJANGO_DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "TABLE_RATE_LIMIT_ADDRESS"):
-        os.environ[name] = env[name]
-    args.database = env["SQLITE_PATH"]
-    setup_django(env["SQLITE_PATH"])
-    for command in ("migrate", "collectstatic"):  # DJANGO_DEBUG=0 serves the hashed files
-        subprocess.run(
-            [sys.executable, "manage.py", command, "--noinput", "-v", "0", "--skip-checks"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
+    args.database = os.path.join(tmp.name, "bench.sqlite3")
+    env = production_env(args.database, TABLE_RATE_LIMIT_ADDRESS="1000000")
+    share_server_settings(env, "TABLE_RATE_LIMIT_ADDRESS")
+    setup_django(args.database)
+    prepare_database(env)
     from games.models import Match
 
     tables = []

@@ -20,7 +20,6 @@ import asyncio
 import os
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +31,15 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from api_bots import make_bots, open_database_files, request  # noqa: E402
 from bots_at_the_table import start_stack  # noqa: E402
-from live_latency import cpu_seconds, free_port, pct, setup_django  # noqa: E402
+from live_latency import (  # noqa: E402
+    cpu_seconds,
+    free_port,
+    pct,
+    prepare_database,
+    production_env,
+    setup_django,
+    share_server_settings,
+)
 
 
 async def ask(port: int, tokens: list[str], seconds: float, clients: int) -> list[float]:
@@ -90,25 +97,10 @@ def main() -> None:
 
     tmp = tempfile.TemporaryDirectory(prefix="durak-api-request-")
     args.database = os.path.join(tmp.name, "bench.sqlite3")
-    env = {
-        **os.environ,
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_DEBUG": "0",
-        "SECRET_KEY": os.environ.get("SECRET_KEY", "benchmark-only-secret-key-" + "x" * 32),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DJANGO_SECURE_SSL_REDIRECT": "0",
-        "SQLITE_PATH": args.database,
-    }
-    for name in ("DJANGO_DEBUG", "SECRET_KEY", "ALLOWED_HOSTS"):
-        os.environ[name] = env[name]
+    env = production_env(args.database)
+    share_server_settings(env)
     setup_django(args.database)
-    for command in ("migrate", "collectstatic"):  # DJANGO_DEBUG=0 serves the hashed files
-        subprocess.run(
-            [sys.executable, "manage.py", command, "--noinput", "-v", "0", "--skip-checks"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
+    prepare_database(env)
     tokens = [secret for _name, secret in make_bots(args.tokens, friends=False)]
     port = free_port()
     launcher, pids = start_stack(env, port, 0)

@@ -52,8 +52,11 @@ from live_latency import (  # noqa: E402
     free_port,
     make_tables,
     pct,
+    prepare_database,
+    production_env,
     session_cookie,
     setup_django,
+    share_server_settings,
 )
 
 
@@ -297,26 +300,10 @@ def main() -> None:
 
     tmp = tempfile.TemporaryDirectory(prefix="durak-bots-bench-")
     db_path = os.path.join(tmp.name, "bench.sqlite3")
-    env = {
-        **os.environ,
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_DEBUG": "0",
-        "SECRET_KEY": os.environ.get("SECRET_KEY", "benchmark-only-secret-key-" + "x" * 32),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DJANGO_SECURE_SSL_REDIRECT": "0",
-        "SQLITE_PATH": db_path,
-        "GAMES_BOT_DELAY": f"{args.bot_delay},{args.bot_delay}",
-    }
-    os.environ.update({k: env[k] for k in ("DJANGO_DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")})
-    os.environ["GAMES_BOT_DELAY"] = env["GAMES_BOT_DELAY"]
+    env = production_env(db_path, GAMES_BOT_DELAY=f"{args.bot_delay},{args.bot_delay}")
+    share_server_settings(env, "GAMES_BOT_DELAY")
     setup_django(db_path)
-    for command in ("migrate", "collectstatic"):  # DJANGO_DEBUG=0 serves the hashed files
-        subprocess.run(
-            [sys.executable, "manage.py", command, "--noinput", "-v", "0", "--skip-checks"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
+    prepare_database(env)
     humans = make_tables(args.humans)
     bots = make_bot_tables(args.bots, args.level)
     make_flood_tables(args.flood, args.level, args.flood_turn_seconds)

@@ -85,6 +85,43 @@ def setup_django(db_path: str | None) -> None:
     django.setup()
 
 
+def production_env(sqlite_path: str | None, **extra: str) -> dict[str, str]:
+    """The environment of a server run as in production (no debug query log), on plain
+    HTTP, on the SQLite file ``sqlite_path`` (None: the environment's database);
+    ``extra`` adds settings of the run's own."""
+    env = {
+        **os.environ,
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_DEBUG": "0",
+        "SECRET_KEY": os.environ.get("SECRET_KEY", "benchmark-only-secret-key-" + "x" * 32),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        **extra,
+    }
+    if sqlite_path:
+        env["SQLITE_PATH"] = sqlite_path
+    return env
+
+
+def share_server_settings(env: dict[str, str], *names: str) -> None:
+    """This process reads the settings the server reads: its debug, key and hosts, and
+    ``names`` besides."""
+    for name in ("DJANGO_DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", *names):
+        os.environ[name] = env[name]
+
+
+def prepare_database(env: dict[str, str]) -> None:
+    """Migrate the database of ``env`` and collect the static files: without debug the
+    pages name them by their collected, hashed names."""
+    for command in ("migrate", "collectstatic"):
+        subprocess.run(
+            [sys.executable, "manage.py", command, "--noinput", "-v", "0", "--skip-checks"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
+
+
 def session_cookie(user) -> str:
     """A signed-in session for ``user``, as the login view makes it: its cookie value."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -350,34 +387,12 @@ def main() -> None:
     tmp = tempfile.TemporaryDirectory(prefix="durak-bench-")
     server = None
     db_path = None if args.url else os.path.join(tmp.name, "bench.sqlite3")
-    # The server runs as in production (no debug query log), on plain HTTP.
-    env = {
-        **os.environ,
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_DEBUG": "0",
-        "SECRET_KEY": os.environ.get("SECRET_KEY", "benchmark-only-secret-key-" + "x" * 32),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DJANGO_SECURE_SSL_REDIRECT": "0",
-    }
-    if db_path:
-        env["SQLITE_PATH"] = db_path
+    env = production_env(db_path)
     if not args.url:
-        os.environ.update({k: env[k] for k in ("DJANGO_DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")})
+        share_server_settings(env)
     setup_django(db_path)
     if not args.url:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0", "--skip-checks"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
-        # Without debug the pages name static files by their collected, hashed names.
-        subprocess.run(
-            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
+        prepare_database(env)
         port = args.port or free_port()
         server = subprocess.Popen(
             [
