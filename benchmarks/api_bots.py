@@ -45,18 +45,15 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-sys.path.insert(0, str(ROOT / "clients"))
 
+from api_bot_players import HOST, BotStats, Servers, api_bot, api_pair, make_bots  # noqa: E402
 from bots_at_the_table import LOG, count_bot_moves, start_stack  # noqa: E402
-from example_bot import choose  # noqa: E402
 from live_latency import (  # noqa: E402
     cpu_seconds,
     free_port,
@@ -68,180 +65,6 @@ from live_latency import (  # noqa: E402
     share_server_settings,
 )
 from ws_load import Seat, Stats, drive_humans, load_state, watch_loop_lag  # noqa: E402
-
-HOST = "127.0.0.1"
-
-
-@dataclass
-class BotStats:
-    move_to_line: list[float] = field(default_factory=list)  # seconds
-    post_round_trip: list[float] = field(default_factory=list)
-    games: int = 0
-    tables: int = 0
-    refused: Counter = field(default_factory=Counter)
-    # A move answered 200 whose line its stream never brought before the run stopped.
-    unseen: int = 0
-    errors: list[str] = field(default_factory=list)
-
-
-async def request(port: int, method: str, path: str, token: str, body=None) -> tuple[int, dict]:
-    """One API call on a connection of its own, as the reference client makes it."""
-    reader, writer = await asyncio.open_connection(HOST, port)
-    data = b"" if body is None else json.dumps(body).encode()
-    head = (
-        f"{method} {path} HTTP/1.0\r\nHost: {HOST}:{port}\r\n"
-        f"Authorization: Bearer {token}\r\nAccept: application/json\r\n"
-    )
-    if body is not None:
-        head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
-    writer.write(head.encode() + b"\r\n" + data)
-    try:
-        status = int((await reader.readline()).split()[1])
-        while (await reader.readline()) not in (b"\r\n", b""):
-            pass
-        payload = await reader.read()
-    finally:
-        writer.close()
-    try:
-        return status, json.loads(payload or b"null")
-    except ValueError:  # not the API's JSON (a server error's page): counted by its status
-        return status, {"code": f"http {status}"}
-
-
-async def read_lines(reader: asyncio.StreamReader, queue: asyncio.Queue) -> None:
-    """Each line of a stream with the moment it arrived; None when the stream ends.
-    Over HTTP/1.0 the body comes unchunked and the server closes it at its end."""
-    while True:
-        raw = await reader.readline()
-        if not raw:
-            queue.put_nowait(None)
-            return
-        if raw.strip():  # blank lines only keep the connection alive
-            queue.put_nowait((time.perf_counter(), json.loads(raw)))
-
-
-async def play_game(port: int, token: str, match_id: int, window, stats: BotStats) -> bool:
-    """Answer each turn of the bot's seat until the game ends (True) or the run stops."""
-    measure_from, stop_at = window
-    reader, writer = await asyncio.open_connection(HOST, port, limit=2**20)
-    writer.write(
-        f"GET /api/games/{match_id}/stream HTTP/1.0\r\nHost: {HOST}:{port}\r\n"
-        f"Authorization: Bearer {token}\r\nAccept: application/x-ndjson\r\n\r\n".encode()
-    )
-    queue: asyncio.Queue = asyncio.Queue()
-    lines = None
-    pending: tuple[int, float] | None = None  # (version answered, sent at)
-    try:
-        status = int((await reader.readline()).split()[1])
-        while (await reader.readline()) not in (b"\r\n", b""):
-            pass
-        if status != 200:
-            stats.errors.append(f"stream of {match_id}: {status}")
-            return False
-        lines = asyncio.ensure_future(read_lines(reader, queue))
-        acted_at = -1
-        while True:
-            try:
-                item = await asyncio.wait_for(queue.get(), max(0.0, stop_at - time.perf_counter()))
-            except TimeoutError:
-                return False
-            if item is None:
-                return True
-            arrived, state = item
-            if pending is not None and state["version"] > pending[0]:
-                if pending[1] >= measure_from:
-                    stats.move_to_line.append(arrived - pending[1])
-                pending = None
-            view = state.get("view")
-            if state["status"] != "playing" or not view or view["is_over"]:
-                continue
-            if state["version"] <= acted_at or time.perf_counter() >= stop_at:
-                continue
-            action = choose(view)
-            if action is None:
-                continue
-            acted_at = state["version"]
-            sent = time.perf_counter()
-            code, answer = await request(
-                port,
-                "POST",
-                f"/api/games/{match_id}/actions",
-                token,
-                {"action": action, "version": state["version"]},
-            )
-            if code == 200:
-                pending = (state["version"], sent)
-                if sent >= measure_from:
-                    stats.post_round_trip.append(time.perf_counter() - sent)
-            else:  # stale: the site's bot moved first; the next line brings the table
-                stats.refused[(answer or {}).get("code", str(code))] += 1
-    finally:
-        if pending is not None and pending[1] >= measure_from:
-            stats.unseen += 1
-        if lines is not None:
-            lines.cancel()
-        writer.close()
-
-
-async def api_bot(port: int, token: str, level: str, window, stats: BotStats) -> None:
-    """Game after game against the site's ``level`` bot at fast speed, until the stop."""
-    stop_at = window[1]
-    while time.perf_counter() < stop_at:
-        code, answer = await request(
-            port, "POST", "/api/tables", token, {"level": level, "bot_speed": "fast"}
-        )
-        if code != 201:
-            stats.refused[f"table {(answer or {}).get('code', code)}"] += 1
-            await asyncio.sleep(min(5.0, max(0.0, stop_at - time.perf_counter())))
-            continue
-        stats.tables += 1
-        if await play_game(port, token, answer["match_id"], window, stats):
-            stats.games += 1
-
-
-async def api_pair(port: int, bots: list[tuple[str, str]], window, stats: BotStats) -> None:
-    """Two bot accounts play each other game after game: one challenges (they take
-    turns), the other accepts, both read their streams and answer each turn at once."""
-    stop_at, challenger = window[1], 0
-    while time.perf_counter() < stop_at:
-        (_name, token), (friend, friend_token) = bots[challenger], bots[1 - challenger]
-        code, answer = await request(port, "POST", "/api/challenges", token, {"username": friend})
-        if code == 201:
-            path = f"/api/invites/{answer['invite_id']}/accept"
-            code, answer = await request(port, "POST", path, friend_token)
-        if code not in (200, 201):  # a flood of invites is refused: wait, as a bot would
-            stats.refused[f"challenge {(answer or {}).get('code', code)}"] += 1
-            await asyncio.sleep(min(5.0, max(0.0, stop_at - time.perf_counter())))
-            continue
-        stats.tables += 1
-        ended = await asyncio.gather(
-            *(play_game(port, t, answer["match_id"], window, stats) for _n, t in bots)
-        )
-        stats.games += all(ended)
-        challenger = 1 - challenger
-
-
-def make_bots(count: int, friends: bool) -> list[tuple[str, str]]:
-    """``count`` bot accounts (name, token), as a player makes one (a token, then
-    "become a bot"); with ``friends`` each two in turn are friends (one asked, the
-    other asked back), as a challenge needs."""
-    from django.contrib.auth import get_user_model
-
-    from api.tokens import create_token
-    from friends.services import request_friend
-    from matchmaking.bot_accounts import turn_into_bot
-
-    tag = f"{os.getpid()}x{int(time.time())}"
-    bots = []
-    for n in range(count):
-        user = get_user_model().objects.create_user(username=f"apibot{tag}n{n}", password=None)
-        _token, secret = create_token(user, "benchmark", ["read", "play", "bot"])
-        turn_into_bot(user)
-        bots.append((user, secret))
-        if friends and n % 2:
-            request_friend(bots[n - 1][0], user)
-            request_friend(user, bots[n - 1][0])
-    return [(user.username, secret) for user, secret in bots]
 
 
 def cpu_now(pids: dict[str, list[int]]) -> dict[str, float]:
@@ -261,8 +84,11 @@ def open_database_files(pid: int, database: str) -> int:
     return count
 
 
-async def watch_database_files(pid: int, database: str, stop_at: float) -> int:
-    """The most SQLite connections ``pid`` held at once, looked at every second."""
+async def watch_database_files(pid: int, database: str | None, stop_at: float) -> int | None:
+    """The most SQLite connections ``pid`` held at once, looked at every second (None:
+    the database is not a SQLite file)."""
+    if database is None:
+        return None
     most = 0
     while time.perf_counter() < stop_at:
         most = max(most, open_database_files(pid, database))
@@ -314,9 +140,12 @@ async def people_window(tables, seats_of, seconds: float, args, pids) -> dict:
     }
 
 
-async def run(port: int, tables, bots: list[str], args, pids) -> dict:
-    url = f"http://{HOST}:{port}"
-    seats_of = {t["id"]: [Seat(url, t["id"], c) for c in t["cookies"]] for t in tables}
+async def run(servers: Servers, tables, bots: list[str], args, pids) -> dict:
+    # A table's two seats take turns too: on several processes, each move crosses them.
+    seats_of = {
+        t["id"]: [Seat(f"http://{HOST}:{servers.next()}", t["id"], c) for c in t["cookies"]]
+        for t in tables
+    }
     gate = asyncio.Semaphore(8)
 
     async def open_seat(seat: Seat) -> None:
@@ -333,10 +162,11 @@ async def run(port: int, tables, bots: list[str], args, pids) -> dict:
     print(f"[{time.strftime('%H:%M:%S')}] {len(bots)} API bots start", flush=True)
     if args.pairs:
         pairs = [bots[n : n + 2] for n in range(0, len(bots) - 1, 2)]
-        players = [asyncio.ensure_future(api_pair(port, p, window, bot_stats)) for p in pairs]
+        players = [asyncio.ensure_future(api_pair(servers, p, window, bot_stats)) for p in pairs]
     else:
         players = [
-            asyncio.ensure_future(api_bot(port, t, args.level, window, bot_stats)) for _n, t in bots
+            asyncio.ensure_future(api_bot(servers, t, args.level, window, bot_stats))
+            for _n, t in bots
         ]
     await asyncio.sleep(args.warmup)
     print(f"[{time.strftime('%H:%M:%S')}] people beside the bots, load {load_average()}")
@@ -426,7 +256,7 @@ def report(result: dict, args, started: str, load_before: str) -> dict:
             f"| {name} | {spread} | {people['count'] / seconds:.1f} | "
             f"{phase['cpu']['daphne']:.2f} cores | {phase['cpu']['bot workers']:.2f} cores | "
             f"{phase['client_cpu']:.2f} cores | {phase['loop_lag_p99']:.1f} ms | "
-            f"{phase['load_mid']} | {phase['database_connections']} | {len(phase['errors'])} |"
+            f"{phase['load_mid']} | {phase['database_connections'] or '-'} | {len(phase['errors'])} |"
         )
     errors = out["alone"]["errors"] + out["beside"]["errors"]
     if errors:
@@ -434,8 +264,8 @@ def report(result: dict, args, started: str, load_before: str) -> dict:
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def arguments(description: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--bots", type=int, default=100, help="API bot accounts playing")
     parser.add_argument("--people-tables", type=int, default=50, help="two-human tables")
     parser.add_argument("--seconds", type=float, default=60, help="each measured window")
@@ -445,18 +275,19 @@ def main() -> None:
     parser.add_argument("--bot-workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--smoke", action="store_true", help="3 bots, 2 tables, 8 s: a check")
-    args = parser.parse_args()
+    return parser
+
+
+def settle(args: argparse.Namespace) -> tuple[str, str]:
+    """Fill in what ``--smoke`` and the people imply; when the run started, and the load."""
     if args.smoke:
         args.bots, args.people_tables, args.seconds, args.warmup = 3, 2, 8, 3
     args.think = (0.5, 1.5)  # the people's, as in bots_at_the_table.py
-    started, load_before = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S"), load_average()
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S"), load_average()
 
-    tmp = tempfile.TemporaryDirectory(prefix="durak-api-bots-")
-    args.database = os.path.join(tmp.name, "bench.sqlite3")
-    env = production_env(args.database, TABLE_RATE_LIMIT_ADDRESS="1000000")
-    share_server_settings(env, "TABLE_RATE_LIMIT_ADDRESS")
-    setup_django(args.database)
-    prepare_database(env)
+
+def seat_players(args: argparse.Namespace) -> tuple[list[dict], list[tuple[str, str]]]:
+    """The people's two-human tables and the API bots, made in the run's database."""
     from games.models import Match
 
     tables = []
@@ -464,11 +295,30 @@ def main() -> None:
         match = Match.objects.get(pk=match_id)
         tables.append({"id": match_id, "state": match.state, "version": match.version,
                        "cookies": cookies, "bot": False})  # fmt: skip
-    bots = make_bots(args.bots, friends=args.pairs)
+    return tables, make_bots(args.bots, friends=args.pairs)
+
+
+def write_json(out: dict, path: str) -> None:
+    for phase in ("alone", "beside"):
+        out[phase]["errors"] = out[phase]["errors"][:20]
+    out["bots"]["errors"] = out["bots"]["errors"][:20]
+    Path(path).write_text(json.dumps(out, indent=2, default=str))
+
+
+def main() -> None:
+    args = arguments(__doc__.split("\n\n")[0]).parse_args()
+    started, load_before = settle(args)
+    tmp = tempfile.TemporaryDirectory(prefix="durak-api-bots-")
+    args.database = os.path.join(tmp.name, "bench.sqlite3")
+    env = production_env(args.database, TABLE_RATE_LIMIT_ADDRESS="1000000")
+    share_server_settings(env, "TABLE_RATE_LIMIT_ADDRESS")
+    setup_django(args.database)
+    prepare_database(env)
+    tables, bots = seat_players(args)
     port = free_port()
     launcher, pids = start_stack(env, port, args.bot_workers)
     try:
-        result = asyncio.run(run(port, tables, bots, args, pids))
+        result = asyncio.run(run(Servers([port]), tables, bots, args, pids))
     except BaseException:
         print("".join(list(LOG)[-40:]), file=sys.stderr)
         raise
@@ -477,10 +327,7 @@ def main() -> None:
         launcher.wait(timeout=60)
     out = report(result, args, started, load_before)
     if args.json:
-        for phase in ("alone", "beside"):
-            out[phase]["errors"] = out[phase]["errors"][:20]
-        out["bots"]["errors"] = out["bots"]["errors"][:20]
-        Path(args.json).write_text(json.dumps(out, indent=2, default=str))
+        write_json(out, args.json)
     tmp.cleanup()
 
 

@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from api_bots import make_bots, open_database_files, request  # noqa: E402
+from api_bot_players import make_bots, request  # noqa: E402
+from api_bots import open_database_files  # noqa: E402
 from bots_at_the_table import start_stack  # noqa: E402
 from live_latency import (  # noqa: E402
     cpu_seconds,
