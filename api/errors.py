@@ -3,14 +3,18 @@ refused the request (the token, the body, or a service's ``Refused``)."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from games.services import Refused
+
+logger = logging.getLogger(__name__)
 
 
 class Error(Schema):
@@ -19,7 +23,11 @@ class Error(Schema):
 
 
 # The refusals an endpoint may answer with, for its schema.
-ERRORS = {400: Error, 401: Error, 403: Error, 404: Error, 413: Error, 422: Error, 429: Error}
+ERRORS = {
+    400: Error, 401: Error, 403: Error, 404: Error, 413: Error, 422: Error, 429: Error, 503: Error
+}  # fmt: skip
+# Seconds a client is asked to wait before sending a request the database was too busy for.
+BUSY_RETRY_AFTER = 1
 
 
 class ApiError(Exception):
@@ -66,8 +74,20 @@ def install_error_handlers(api: NinjaAPI) -> None:
         )
         return api.create_response(request, error_body(code, str(exc)), status=exc.status_code)
 
+    def busy(request: HttpRequest, exc: OperationalError) -> HttpResponse:
+        # The database could not serve the request in time: no free connection in the
+        # pool, or its write lock held past the timeout.  The request may be sent again;
+        # an action that went through before the failure is then refused as stale, and
+        # the stream shows it.
+        logger.warning("API request %s answered busy: %s", request.path, exc)
+        message = _("The site is busy; try again in a moment.")
+        response = api.create_response(request, error_body("busy", message), status=503)
+        response["Retry-After"] = str(BUSY_RETRY_AFTER)
+        return response
+
     api.add_exception_handler(Refused, refused)
     api.add_exception_handler(ApiError, api_error)
     api.add_exception_handler(AuthenticationError, unauthenticated)
     api.add_exception_handler(ValidationError, invalid)
     api.add_exception_handler(HttpError, http_error)
+    api.add_exception_handler(OperationalError, busy)

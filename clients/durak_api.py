@@ -14,18 +14,25 @@ Every refusal raises ``ApiError`` with the API's ``status``, ``code`` and ``mess
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
+# A move the site was too busy for (503 ``busy``) is sent again this many times, after
+# the wait its ``Retry-After`` asks.  At one version a move is played at most once, so
+# sending it again is safe: one that did go through is then refused as ``stale``.
+BUSY_RETRIES = 3
+
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, retry_after: float = 1.0) -> None:
         super().__init__(f"{status} {code}: {message}")
         self.status = status
         self.code = code
         self.message = message
+        self.retry_after = retry_after  # seconds, when the site asks to be asked again
 
 
 class DurakClient:
@@ -84,9 +91,16 @@ class DurakClient:
 
     def play(self, match_id: int, action: str, version: int) -> dict[str, Any]:
         """Play ``action`` (engine notation, ``"0 attack 6H"``) at table ``version``."""
-        return self._call(
-            "POST", f"/api/games/{int(match_id)}/actions", {"action": action, "version": version}
-        )
+        path, body = f"/api/games/{int(match_id)}/actions", {"action": action, "version": version}
+        retries = 0
+        while True:
+            try:
+                return self._call("POST", path, body)
+            except ApiError as error:
+                if error.code != "busy" or retries == BUSY_RETRIES:
+                    raise
+                retries += 1
+                time.sleep(error.retry_after)
 
     def resign(self, match_id: int) -> dict[str, Any]:
         return self._call("POST", f"/api/games/{int(match_id)}/resign")
@@ -171,4 +185,10 @@ def _api_error(error: urllib.error.HTTPError) -> ApiError:
         body = json.loads(error.read() or b"{}")
     except ValueError:
         body = {}
-    return ApiError(error.code, body.get("code", "error"), body.get("message", str(error)))
+    try:
+        retry_after = float(error.headers.get("Retry-After") or 1.0)
+    except ValueError:  # an HTTP date: wait the usual second
+        retry_after = 1.0
+    return ApiError(
+        error.code, body.get("code", "error"), body.get("message", str(error)), retry_after
+    )

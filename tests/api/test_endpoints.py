@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.db import OperationalError
 from openapi_spec_validator import validate
 
 from api.stream import seat_state
@@ -219,3 +220,25 @@ def test_the_schema_and_docs_are_served():
     assert schema["components"]["securitySchemes"]
     validate(schema)  # raises on any departure from the OpenAPI specification
     assert api_client(None).get("/api/docs").status_code == 200
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "The site is busy"), ("ru", "Сайт занят")])
+def test_a_database_too_busy_to_answer_is_a_json_503_to_send_again(monkeypatch, language, words):
+    """As when the pool has no free connection within its timeout (psycopg_pool's
+    PoolTimeout reaches the view as Django's OperationalError)."""
+    match, users = two_player_game()
+    user, action = mover(match, users)
+
+    def no_connection(*args, **kwargs):
+        raise OperationalError("couldn't get a connection after 10.00 sec")
+
+    monkeypatch.setattr(services, "apply_action", no_connection)
+    response = post(token_of(user), f"/api/games/{match.pk}/actions", {
+        "action": str(action), "version": match.version,
+    }, language)  # fmt: skip
+    assert response.status_code == 503
+    assert response["Retry-After"] == "1"
+    assert response.json()["code"] == "busy"
+    assert response.json()["message"].startswith(words)
+    after = Match.objects.get(pk=match.pk)
+    assert (after.version, after.state) == (match.version, match.state)
