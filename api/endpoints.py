@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from django.contrib.auth import get_user_model
+from django.db import close_old_connections, connection
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Path, Schema, Status
@@ -226,14 +227,32 @@ def game_record(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
 def play_action(request: HttpRequest, match_id: MatchId, move: ActionIn) -> dict[str, Any]:
     """Play an action in engine notation (``"0 attack 6H"``) for your seat, at the table's
     ``version`` (from the stream): a stale version is refused and changes nothing."""
-    outcome = services.apply_action(match_id, request.auth, move.action, version=move.version)
+    outcome = _played(
+        services.apply_action, match_id, request.auth, move.action, version=move.version
+    )
     return _move(outcome)
 
 
 @api.post("/games/{match_id}/resign", auth=PLAY, response={200: MoveOut, **ERRORS}, tags=["play"])
 def resign(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     """Give up the game in progress at your seat."""
-    return _move(services.resign(match_id, request.auth))
+    return _move(_played(services.resign, match_id, request.auth))
+
+
+def _played(service: Any, *args: Any, **kwargs: Any) -> services.ActionOutcome:
+    """Run a move's service; its pushes go once the request's database connection is
+    handed back.  A push waits for the event loop, and under load that wait is long: on
+    PostgreSQL a pooled connection held through it is one the other requests lack (the
+    pool ran dry with 100 API bots on two processes, benchmarks/api_bots_cluster.py)."""
+    pushes: list[services.Push] = []
+    try:
+        with services.collected_pushes() as pushes:
+            return service(*args, **kwargs)
+    finally:
+        if not connection.in_atomic_block:  # never a caller's transaction
+            close_old_connections()
+        for push in pushes:
+            push.send_now()
 
 
 def _move(outcome: services.ActionOutcome) -> dict[str, Any]:
