@@ -33,7 +33,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -43,6 +42,7 @@ from pathlib import Path
 from typing import TextIO
 
 from durak_site.terminal import SafeStream, say
+from games.stop_flag import StopFlag
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PORTS = (8001, 8002)
@@ -406,9 +406,7 @@ def parse_ports(text: str) -> list[int]:
 def serve(cluster: Cluster, title: str) -> int:
     """Start ``cluster``, say where it serves, restart what dies; stop all on Ctrl-C,
     SIGTERM or SIGHUP (the terminal that ran it closed)."""
-    # An event rather than a flag: the signal ends the loop's wait at once, where a
-    # sleep would run out its time first.
-    stopping = threading.Event()
+    stopping = StopFlag()
 
     def on_signal(signum: int, frame: object) -> None:
         stopping.set()

@@ -13,7 +13,6 @@ import faulthandler
 import gc
 import logging
 import signal
-import threading
 import time
 from datetime import datetime, timedelta
 from typing import Any
@@ -28,6 +27,7 @@ from games import services
 from games.conf import setting
 from games.models import Match
 from games.priority import add_nice_argument, lower_priority
+from games.stop_flag import StopFlag
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class BotWorker:
         # Set by a stop signal (``request_stop``).  A search in hand polls it and ends
         # within a fraction of a second; the handler itself only sets it, so a signal
         # landing mid-query never breaks the connection the give-back needs.
-        self.stopping = threading.Event()
+        self.stopping = StopFlag()
 
     def request_stop(self, *_signal: object) -> None:
         """The stop signals' handler: stop after this step, cutting a search short (a
