@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from api_bot_players import Servers  # noqa: E402
 from api_bots import arguments, report, run, seat_players, settle, write_json  # noqa: E402
+from cluster_load import create_database, drop_database  # noqa: E402
 from live_latency import (  # noqa: E402
     free_port,
     prepare_database,
@@ -45,23 +46,6 @@ SHARED = (
     "CHANNELS_PREFIX",
     "CACHE_PREFIX",
 )
-
-
-def create_database(server: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def drop_database(server: str, name: str) -> None:
-    import psycopg
-    from django.db import connections
-
-    connections.close_all()
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def main() -> None:

@@ -477,7 +477,7 @@ def main() -> int:
         result = run_arena(args)
     finally:
         if not args.keep_database:
-            drop_database(args)
+            drop_database(args.pg, args.database)
     print_result(result)
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1, default=str))

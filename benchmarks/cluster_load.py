@@ -88,11 +88,7 @@ def prepare_environment(args: argparse.Namespace, workdir: Path) -> dict[str, st
             DJANGO_SECURE_SSL_REDIRECT="0",
         )
     if args.mode == "cluster":
-        import psycopg
-
-        with psycopg.connect(f"{args.pg.rstrip('/')}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{args.database}"')
+        create_database(args.pg, args.database)
         env["DATABASE_URL"] = f"{args.pg.rstrip('/')}/{args.database}"
         env["REDIS_URL"] = args.redis
         env["CHANNELS_PREFIX"] = f"durak-bench-{uuid.uuid4().hex[:8]}"
@@ -233,15 +229,24 @@ FAILURES = [name for name in CHECKS if not name.startswith("bot_moves")]
 # ----------------------------------------------------------------- report
 
 
-def drop_database(args: argparse.Namespace) -> None:
+def create_database(server: str, name: str) -> None:
+    """A fresh, empty database ``name`` on the PostgreSQL ``server`` (an older one goes)."""
+    import psycopg
+
+    with psycopg.connect(f"{server.rstrip('/')}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def drop_database(server: str, name: str) -> None:
     import psycopg
     from django.conf import settings
     from django.db import connections
 
     if settings.configured:
         connections.close_all()
-    with psycopg.connect(f"{args.pg.rstrip('/')}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+    with psycopg.connect(f"{server.rstrip('/')}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def machine() -> str:
@@ -463,7 +468,7 @@ def main() -> int:
             result = run_one(args)
         finally:  # A failed or stopped run leaves no database behind either.
             if args.mode == "cluster" and not args.keep_database:
-                drop_database(args)
+                drop_database(args.pg, args.database)
         print(json.dumps(result) if args.json else "", flush=True)
         if not args.json:
             print_result(result)
