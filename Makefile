@@ -75,10 +75,14 @@ clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
 
 # Trains the learned bot (durak/bots/learned/) from a seed and writes its weights and
-# report (docs/training/). PyTorch (CPU) and matplotlib are for this alone: the site
-# and the tests never import them. Games are kept under .training/, so a run that
-# stops picks up where it was.
+# reports (docs/training/): first the policy is distilled from the hard search, then it
+# learns from how its own games end. PyTorch (CPU) and matplotlib are for this alone:
+# the site and the tests never import them. The distillation's games are kept under
+# .training/, so a run that stops picks up where it was.
 TRAIN_ARGS ?= --seed 1 --rounds 1 --games 300
+OUTCOME_ARGS ?= --seed 1 --rounds 370 --games 400
+DISTILLED = .training/distilled-2p-36.npz
 train-policy: $(STAMP)
 	$(BIN)/python -m pip install --quiet -r requirements-train.txt
-	$(BIN)/python -m training $(TRAIN_ARGS)
+	$(BIN)/python -m training $(TRAIN_ARGS) --out $(DISTILLED)
+	$(BIN)/python -m training.outcomes --start $(DISTILLED) $(OUTCOME_ARGS)

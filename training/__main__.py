@@ -1,6 +1,7 @@
-"""Train the learned policy from a seed: ``python -m training --seed 1``.
+"""Distil the learned policy from the hard search: ``python -m training --seed 1``.
 
-Round 0 keeps the hard search's own games; each later round plays the policy fitted so
+This is the first stage; the second, ``training.outcomes``, goes on from its weights
+(``make train-policy`` runs both). Round 0 keeps the hard search's own games; each later round plays the policy fitted so
 far and asks the search about the positions it reaches, adds them to the data, and fits
 a fresh model on everything (see ``selfplay.py``). Games are made on ``--workers``
 processes and kept per chunk under ``--work-dir``, so a run that stops picks up where
@@ -20,14 +21,14 @@ from pathlib import Path
 
 import numpy as np
 
-from durak.bots.learned.bot import WEIGHTS
-
 from .fit import fit
 from .report import write_report
 from .selfplay import HARD_ITERATIONS, Samples, play_one
 from .strength import against_greedy
 
 CHUNK = 20
+# The distilled policy, where the outcome stage (``training.outcomes``) starts from.
+DISTILLED = Path(".training/distilled-2p-36.npz")
 
 
 def round_dir(
@@ -126,8 +127,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--strength-deals", type=int, default=200)
     parser.add_argument("--work-dir", type=Path, default=Path(".training"))
-    parser.add_argument("--out", type=Path, default=WEIGHTS)
-    parser.add_argument("--report", type=Path, default=Path("docs/training/policy-2p-36.md"))
+    parser.add_argument("--out", type=Path, default=DISTILLED)
+    parser.add_argument("--report", type=Path, default=Path("docs/training/distilled-2p-36.md"))
     args = parser.parse_args()
     if args.later_games is None:
         args.later_games = args.games

@@ -42,6 +42,26 @@ class PolicyValue(nn.Module):
     def value_logit(self, states: torch.Tensor) -> torch.Tensor:
         return self.value_out(torch.relu(self.value_in(states))).squeeze(-1)
 
+    @classmethod
+    def from_network(cls, network: Network) -> PolicyValue:
+        """A model holding ``network``'s weights, to train further."""
+        model = cls()
+        w = {name: torch.from_numpy(array) for name, array in network.arrays.items()}
+        pairs = [
+            (model.state_in, "state_in", "bias_in"),
+            (model.action_in, "action_in", None),
+            (model.hidden, "hidden", "bias_hidden"),
+            (model.out, "out", "bias_out"),
+            (model.value_in, "value_in", "value_bias_in"),
+            (model.value_out, "value_out", "value_bias_out"),
+        ]
+        with torch.no_grad():
+            for layer, weight, bias in pairs:
+                layer.weight.copy_(w[weight].reshape(layer.weight.T.shape).T)
+                if bias is not None:
+                    layer.bias.copy_(w[bias].reshape(layer.bias.shape))
+        return model
+
     def to_network(self, meta: dict) -> Network:
         def t(layer: nn.Linear) -> np.ndarray:
             return layer.weight.detach().numpy().T.copy()
