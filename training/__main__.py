@@ -1,7 +1,9 @@
 """Distil the learned policy from the hard search: ``python -m training --seed 1``.
 
 This is the first stage; the second, ``training.outcomes``, goes on from its weights
-(``make train-policy`` runs both). Round 0 keeps the hard search's own games; each later round plays the policy fitted so
+(``make train-policy`` runs both).
+
+Round 0 keeps the hard search's own games; each later round plays the policy fitted so
 far and asks the search about the positions it reaches, adds them to the data, and fits
 a fresh model on everything (see ``selfplay.py``). Games are made on ``--workers``
 processes and kept per chunk under ``--work-dir``, so a run that stops picks up where

@@ -141,6 +141,7 @@ def main() -> None:
     current = args.work_dir / f"seed{args.seed}" / "outcomes-current.npz"
     current.parent.mkdir(parents=True, exist_ok=True)
     network.save(current)
+    latest = network
     meta = {**network.meta, "outcome_rounds": args.rounds, "outcome_seed": args.seed}
     history: dict[str, list] = {"mean_outcome": [], "moves": [], "checkpoints": []}
     checkpoint = {
@@ -162,7 +163,8 @@ def main() -> None:
             data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
             for _ in range(args.steps):
                 gradient_step(model, optimiser, data)
-            model.to_network({**meta, "outcome_round": round_number}).save(current)
+            latest = model.to_network({**meta, "outcome_round": round_number})
+            latest.save(current)
             history["mean_outcome"].append(float(data["outcomes"].mean()))
             history["moves"].append(len(data["chosen"]))
             if round_number % args.check_every == 0 or round_number == args.rounds:
@@ -170,9 +172,8 @@ def main() -> None:
                 history["checkpoints"].append({"round": round_number, "strength": strength})
                 print(history["checkpoints"][-1], flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    final = Network.load(current)
-    final.save(args.out)
-    write_report(args, history, final, time.time() - started)
+    latest.save(args.out)
+    write_report(args, history, latest, time.time() - started)
 
 
 if __name__ == "__main__":

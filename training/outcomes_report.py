@@ -12,6 +12,8 @@ import numpy as np  # noqa: E402
 
 from durak.bots.learned import Network  # noqa: E402
 
+from .strength import FIRST_DEAL  # noqa: E402
+
 
 def command_line(args: argparse.Namespace) -> str:
     """The options that decide the weights, as the command that wrote them."""
@@ -68,7 +70,7 @@ in {seconds / 60:.0f} minutes: {len(means):,} rounds of {args.games:,} games,
 The mean outcome is the learner's (1 not the fool, 0 the fool) over a round's games
 against itself, `medium` and `easy`, with the moves drawn by the policy's
 probabilities. Strength: duplicate games against `greedy` on deals
-{900000}-{900000 + args.strength_deals - 1}, the network alone choosing the action it
+{FIRST_DEAL}-{FIRST_DEAL + args.strength_deals - 1}, the network alone choosing the action it
 scores highest (without the bot's endgame solver), after the round.
 
 | round | wins against greedy (95%) | decided |

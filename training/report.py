@@ -11,6 +11,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from durak.bots.learned import Network  # noqa: E402
 
+from .strength import FIRST_DEAL  # noqa: E402
+
 
 def command_line(args: argparse.Namespace) -> str:
     """The options that decide the weights, as the command that wrote them."""
@@ -64,7 +66,7 @@ a game depends on its seed alone). The weights take {network.size_bytes / 1024:.
 Round 0 plays {args.games:,} games and each later round {args.later_games:,}; the fit after it starts afresh on all positions so
 far, and keeps the epoch with the lowest held-out policy loss. "Held out" is a tenth
 of the games, never fitted; the figures are the kept epoch's. Strength: duplicate games against
-`greedy` on deals {900000}-{900000 + args.strength_deals - 1}, the learned bot choosing
+`greedy` on deals {FIRST_DEAL}-{FIRST_DEAL + args.strength_deals - 1}, the learned bot choosing
 the action it scores highest (the network alone, without the bot's endgame solver).
 
 | round | games | positions | epoch kept | held-out policy loss | search's move on top | held-out value loss | wins against greedy (95%) |
