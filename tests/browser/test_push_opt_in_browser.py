@@ -18,6 +18,7 @@ import pytest
 
 from games import services as games
 from games.models import Match, RuleVariant, Seat
+from games.services import clock
 from notifications.models import PushSubscription
 from notifications.tasks import send_push
 from tests.browser.hand_table import off_the_loop
@@ -123,10 +124,10 @@ def notices_shown(page) -> list[list[str]]:
 
 
 def acting(match: Match) -> list[int]:
-    """The seats that may move now (not only resign)."""
+    """The seats the table waits for, as the page marks them: a player who may throw in
+    but need not is not among them."""
     match.refresh_from_db()
-    game = games.load_game(match)
-    return [int(turn) for turn in game.to_act() if any(map(playable, game.legal_actions(turn)))]
+    return clock.required_seats(games.load_game(match))
 
 
 def playable(action) -> bool:
