@@ -2,8 +2,9 @@
 
 The felt keeps room for six pairs and the lines above the hand keep their height, so
 as attack cards land, are beaten, transferred and thrown in, up to six pairs, at two
-seats and at a full table of eight, the hand keeps its place: measured from the DOM
-after every push of a bout (``hand_positions`` says what counts as a move).
+seats and at a full table of eight, and as a take brings the hand to ten cards, the
+hand keeps its place: measured from the DOM after every push of a bout
+(``hand_positions`` says what counts as a move).
 
 The bots' moves are the test's own (no bot worker runs), so each bout reaches six
 pairs; the player's moves are taps on the page.  A last bout at six seats is played
@@ -62,11 +63,19 @@ def tap_beat(player: Player, card: str, attack: str) -> None:
     page.wait_for_function(NEWER_VERSION, arg=before)
 
 
+def tap_take(player: Player) -> None:
+    before = player.version()
+    player.page.locator("#table-controls .control-take").click()
+    player.page.wait_for_function(NEWER_VERSION, arg=before)
+
+
 def play(player: Player, match: Match, script: list[str]) -> None:
     """Each move in turn: a bot's through the service layer, the player's by taps."""
     for move in script:
         seat, kind, *cards = move.split()
-        if seat == "0":
+        if seat == "0" and kind == "take":
+            tap_take(player)
+        elif seat == "0":
             assert kind == "defend", move
             tap_beat(player, cards[1], cards[0])
         else:
@@ -108,6 +117,21 @@ def test_six_pairs_at_two_seats_move_no_card_of_the_hand(browser, live_server_ur
     # Six beaten pairs end the bout: the felt is cleared, the hand dealt six new cards.
     me.page.wait_for_selector("#table-hand .hand-card >> nth=5")
     check_steady(me, most_pairs=6)
+    me.context.close()
+
+
+def test_a_take_that_brings_the_hand_to_ten_cards_moves_no_card_of_it(browser, live_server_url):
+    me = Player(browser, live_server_url, "Ада", "ru", viewport=PHONE)
+    # The player takes the bot's six and the three sixes it throws in: ten cards, which
+    # must still lie in one row, the cards held before where they were.
+    hands = [["7D", "8S", "9C", "TH", "JS", "QC"], ["6S", "6C", "6H", "6D", "KH", "KS"]]
+    match = dealt_table(me.user, "classic", hands, "AD", attacker=1)
+    open_table(me, match)
+    play(
+        me, match, ["1 attack 6S", "0 take", "1 attack 6C", "1 attack 6H", "1 attack 6D", "1 done"]
+    )
+    me.page.wait_for_selector("#table-hand .hand-card >> nth=9")
+    check_steady(me, most_pairs=4)
     me.context.close()
 
 
